@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fairlab:* trace events.  Defined (CREATE_TRACE_POINTS) in the plain
+ * module fairlab_trace.ko, because 6.1 creates no trace events for a
+ * K-tainted (livepatch) module; fairlab.ko calls the exported tracepoints.
+ *
+ * Numeric fields only in the per-decision events, so that a record is
+ * small and userspace decodes it without string handling.  Ids and enum
+ * values are those of policy/fairlab_abi.h.
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM fairlab
+
+#if !defined(_FAIRLAB_TRACE_EVENTS_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _FAIRLAB_TRACE_EVENTS_H
+
+#include <linux/tracepoint.h>
+#include "policy/policy.h"
+
+/* One tg->load_avg update attempt on a non-root task group. */
+TRACE_EVENT(tg_update,
+	TP_PROTO(u64 tg, int cfs_cpu, u64 load, u64 contrib, s64 delta,
+		 bool written, s64 tg_load_avg, u64 since_ns, u8 site,
+		 u8 policy, u32 arg, u16 nr_cpus),
+	TP_ARGS(tg, cfs_cpu, load, contrib, delta, written, tg_load_avg,
+		since_ns, site, policy, arg, nr_cpus),
+	TP_STRUCT__entry(
+		__field(u64, tg)		/* cgroup id, or autogroup id | 1<<62 */
+		__field(u64, load)		/* cfs_rq->avg.load_avg now */
+		__field(u64, contrib)		/* tg_load_avg_contrib before */
+		__field(s64, delta)		/* load - contrib */
+		__field(s64, tg_load_avg)	/* tg->load_avg after */
+		__field(u64, since_ns)		/* since last publish, ~0 = never */
+		__field(u32, arg)		/* policy argument */
+		__field(s32, cfs_cpu)		/* the cfs_rq's CPU */
+		__field(u16, nr_cpus)		/* policy input nr_cpus */
+		__field(u8, site)		/* enum fl_site */
+		__field(u8, policy)		/* enum fl_tg_policy_id */
+		__field(u8, written)		/* 1 when delta was published */
+	),
+	TP_fast_assign(
+		__entry->tg = tg;
+		__entry->load = load;
+		__entry->contrib = contrib;
+		__entry->delta = delta;
+		__entry->tg_load_avg = tg_load_avg;
+		__entry->since_ns = since_ns;
+		__entry->arg = arg;
+		__entry->cfs_cpu = cfs_cpu;
+		__entry->nr_cpus = nr_cpus;
+		__entry->site = site;
+		__entry->policy = policy;
+		__entry->written = written;
+	),
+	TP_printk("tg=%llx cfs_cpu=%d load=%llu contrib=%llu delta=%lld written=%u tg_load_avg=%lld since_ns=%llu site=%u policy=%u arg=%u nr_cpus=%u",
+		  __entry->tg, __entry->cfs_cpu, __entry->load, __entry->contrib,
+		  __entry->delta, __entry->written, __entry->tg_load_avg,
+		  __entry->since_ns, __entry->site, __entry->policy,
+		  __entry->arg, __entry->nr_cpus)
+);
+
+/* One update_pick_idlest() decision inside find_idlest_group(). */
+TRACE_EVENT(pick_idlest,
+	TP_PROTO(int idlest_cpu, int group_cpu, const struct fl_sg_stats *is,
+		 const struct fl_sg_stats *gs, bool picked, u8 policy),
+	TP_ARGS(idlest_cpu, group_cpu, is, gs, picked, policy),
+	TP_STRUCT__entry(
+		__field(u64, idlest_util)
+		__field(u64, group_util)
+		__field(u64, idlest_avg_load)
+		__field(u64, group_avg_load)
+		__field(u64, idlest_max_cap)
+		__field(u64, group_max_cap)
+		__field(s32, idlest_cpu)	/* first CPU, -1 = no idlest yet */
+		__field(s32, group_cpu)		/* first CPU of the candidate */
+		__field(u32, idlest_idle_cpus)
+		__field(u32, group_idle_cpus)
+		__field(u32, idlest_nr_running)
+		__field(u32, group_nr_running)
+		__field(u8, idlest_type)	/* enum fl_group_type */
+		__field(u8, group_type)
+		__field(u8, picked)		/* 1: candidate becomes idlest */
+		__field(u8, policy)		/* enum fl_idlest_policy_id */
+	),
+	TP_fast_assign(
+		__entry->idlest_util = is->group_util;
+		__entry->group_util = gs->group_util;
+		__entry->idlest_avg_load = is->avg_load;
+		__entry->group_avg_load = gs->avg_load;
+		__entry->idlest_max_cap = is->max_capacity;
+		__entry->group_max_cap = gs->max_capacity;
+		__entry->idlest_cpu = idlest_cpu;
+		__entry->group_cpu = group_cpu;
+		__entry->idlest_idle_cpus = is->idle_cpus;
+		__entry->group_idle_cpus = gs->idle_cpus;
+		__entry->idlest_nr_running = is->sum_nr_running;
+		__entry->group_nr_running = gs->sum_nr_running;
+		__entry->idlest_type = is->group_type;
+		__entry->group_type = gs->group_type;
+		__entry->picked = picked;
+		__entry->policy = policy;
+	),
+	TP_printk("idlest_cpu=%d group_cpu=%d type=%u/%u idle_cpus=%u/%u util=%llu/%llu nr_running=%u/%u avg_load=%llu/%llu max_cap=%llu/%llu picked=%u policy=%u",
+		  __entry->idlest_cpu, __entry->group_cpu,
+		  __entry->idlest_type, __entry->group_type,
+		  __entry->idlest_idle_cpus, __entry->group_idle_cpus,
+		  __entry->idlest_util, __entry->group_util,
+		  __entry->idlest_nr_running, __entry->group_nr_running,
+		  __entry->idlest_avg_load, __entry->group_avg_load,
+		  __entry->idlest_max_cap, __entry->group_max_cap,
+		  __entry->picked, __entry->policy)
+);
+
+/* A policy change (kind: 0 tg, 1 idlest); at load old == new. */
+TRACE_EVENT(policy_switch,
+	TP_PROTO(u8 kind, u8 old_policy, u32 old_arg, u8 new_policy,
+		 u32 new_arg),
+	TP_ARGS(kind, old_policy, old_arg, new_policy, new_arg),
+	TP_STRUCT__entry(
+		__field(u32, old_arg)
+		__field(u32, new_arg)
+		__field(u8, kind)
+		__field(u8, old_policy)
+		__field(u8, new_policy)
+	),
+	TP_fast_assign(
+		__entry->old_arg = old_arg;
+		__entry->new_arg = new_arg;
+		__entry->kind = kind;
+		__entry->old_policy = old_policy;
+		__entry->new_policy = new_policy;
+	),
+	TP_printk("kind=%u old=%u:%u new=%u:%u", __entry->kind,
+		  __entry->old_policy, __entry->old_arg,
+		  __entry->new_policy, __entry->new_arg)
+);
+
+/* Names a task group: id -> parent id, depth, and its cgroup name. */
+TRACE_EVENT(tg_info,
+	TP_PROTO(u64 tg, u64 parent, u32 level, const char *name),
+	TP_ARGS(tg, parent, level, name),
+	TP_STRUCT__entry(
+		__field(u64, tg)
+		__field(u64, parent)
+		__field(u32, level)
+		__string(name, name)
+	),
+	TP_fast_assign(
+		__entry->tg = tg;
+		__entry->parent = parent;
+		__entry->level = level;
+		__assign_str(name, name);
+	),
+	TP_printk("tg=%llx parent=%llx level=%u name=%s", __entry->tg,
+		  __entry->parent, __entry->level, __get_str(name))
+);
+
+/* Places a CPU: its NUMA node and its last-level-cache id. */
+TRACE_EVENT(cpu_topology,
+	TP_PROTO(int cpu, int node, int llc),
+	TP_ARGS(cpu, node, llc),
+	TP_STRUCT__entry(
+		__field(s32, cpu)
+		__field(s32, node)
+		__field(s32, llc)
+	),
+	TP_fast_assign(
+		__entry->cpu = cpu;
+		__entry->node = node;
+		__entry->llc = llc;
+	),
+	TP_printk("cpu=%d node=%d llc=%d", __entry->cpu, __entry->node,
+		  __entry->llc)
+);
+
+/*
+ * One task group in a consistent snapshot (all CPUs stopped): the
+ * published tg->load_avg against the sums over its per-CPU cfs_rqs.
+ */
+TRACE_EVENT(tg_audit,
+	TP_PROTO(u64 seq, u64 tg, s64 tg_load_avg, s64 sum_contrib,
+		 u64 sum_load),
+	TP_ARGS(seq, tg, tg_load_avg, sum_contrib, sum_load),
+	TP_STRUCT__entry(
+		__field(u64, seq)		/* snapshot number */
+		__field(u64, tg)
+		__field(s64, tg_load_avg)
+		__field(s64, sum_contrib)	/* sum of tg_load_avg_contrib */
+		__field(u64, sum_load)		/* sum of cfs_rq avg.load_avg */
+	),
+	TP_fast_assign(
+		__entry->seq = seq;
+		__entry->tg = tg;
+		__entry->tg_load_avg = tg_load_avg;
+		__entry->sum_contrib = sum_contrib;
+		__entry->sum_load = sum_load;
+	),
+	TP_printk("seq=%llu tg=%llx tg_load_avg=%lld sum_contrib=%lld sum_load=%llu",
+		  __entry->seq, __entry->tg, __entry->tg_load_avg,
+		  __entry->sum_contrib, __entry->sum_load)
+);
+
+#endif /* _FAIRLAB_TRACE_EVENTS_H */
+
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE fairlab_trace_events
+#include <trace/define_trace.h>

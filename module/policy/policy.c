@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fairlab policies, shared by fairlab.ko and userspace (see policy.h).
+ *
+ * No allocation, no loops but over fixed tables: fl_tg_decide() runs under
+ * the runqueue lock on every tg->load_avg update attempt.
+ */
+#include "policy.h"
+
+const char *const fl_tg_policy_names[FL_TG_NR_POLICIES] = {
+	[FL_TG_STOCK] = "stock",	[FL_TG_FORCE] = "force",
+	[FL_TG_NONZERO] = "nonzero",	[FL_TG_RELATIVE] = "relative",
+	[FL_TG_TURNER1] = "turner1",	[FL_TG_TURNER2] = "turner2",
+	[FL_TG_FIXED] = "fixed",	[FL_TG_LOG2] = "log2",
+	[FL_TG_RATELIMIT] = "ratelimit", [FL_TG_BUDGET] = "budget",
+};
+
+const char *const fl_idlest_policy_names[FL_IDLEST_NR_POLICIES] = {
+	[FL_IDLEST_STOCK] = "stock",
+	[FL_IDLEST_IDLE_CPUS] = "idle_cpus",
+	[FL_IDLEST_NR_RUNNING] = "nr_running",
+};
+
+const char *const fl_site_names[FL_NR_SITES] = {
+	[FL_SITE_ENQUEUE_ENTITY] = "enqueue_entity",
+	[FL_SITE_DEQUEUE_ENTITY] = "dequeue_entity",
+	[FL_SITE_SET_NEXT_ENTITY] = "set_next_entity",
+	[FL_SITE_ENTITY_TICK] = "entity_tick",
+	[FL_SITE_ENQUEUE_TASK_FAIR] = "enqueue_task_fair",
+	[FL_SITE_DEQUEUE_TASK_FAIR] = "dequeue_task_fair",
+	[FL_SITE_UNTHROTTLE_CFS_RQ] = "unthrottle_cfs_rq",
+	[FL_SITE_PROPAGATE_ENTITY] = "propagate_entity_cfs_rq",
+	[FL_SITE_SET_SHARES] = "sched_group_set_shares",
+	[FL_SITE_BLOCKED_SE] = "blocked_averages_se",
+	[FL_SITE_BLOCKED_DIRECT] = "blocked_averages",
+	[FL_SITE_ATTACH_ULA] = "attach_entity_ula",
+	[FL_SITE_ATTACH_DIRECT] = "attach_entity_cfs_rq",
+	[FL_SITE_DETACH_ULA] = "detach_entity_ula",
+	[FL_SITE_DETACH_DIRECT] = "detach_entity_cfs_rq",
+	[FL_SITE_RESYNC] = "resync",
+};
+
+const char *const fl_group_type_names[6] = {
+	"has_spare", "fully_busy", "misfit_task",
+	"asym_packing", "imbalanced", "overloaded",
+};
+
+const struct fl_tg_policy_desc fl_tg_policy_descs[FL_TG_NR_POLICIES] = {
+	[FL_TG_STOCK] = { "stock" },
+	[FL_TG_FORCE] = { "force" },
+	[FL_TG_NONZERO] = { "nonzero" },
+	[FL_TG_RELATIVE] = { "relative", true, 8, 1, 4096, "divisor" },
+	[FL_TG_TURNER1] = { "turner1" },
+	[FL_TG_TURNER2] = { "turner2" },
+	[FL_TG_FIXED] = { "fixed", true, 16, 0, 1u << 20, "load units" },
+	[FL_TG_LOG2] = { "log2", true, 8, 0, 1u << 16, "load units" },
+	[FL_TG_RATELIMIT] = { "ratelimit", true, 1000, 1, 1000000, "us" },
+	[FL_TG_BUDGET] = { "budget", true, 5, 1, 100, "percent" },
+};
+
+u32 fl_ilog2(u32 v)
+{
+	u32 r = 0;
+
+	while (v >>= 1)		/* at most 31 iterations */
+		r++;
+	return r;
+}
+
+static u64 fl_abs64(s64 v)
+{
+	return v < 0 ? -(u64)v : (u64)v;
+}
+
+bool fl_tg_decide(const struct fl_tg_policy *p, const struct fl_tg_input *in)
+{
+	u64 ad = fl_abs64(in->delta);
+	bool forced = FL_SITE_IS_FORCED(in->site);
+	u64 div, allowed;
+
+	switch (p->id) {
+	case FL_TG_STOCK:
+		return ad > in->contrib / 64;
+	case FL_TG_FORCE:
+		return true;
+	case FL_TG_NONZERO:
+		return ad != 0;
+	case FL_TG_RELATIVE:
+		return ad > in->contrib / p->arg;
+	case FL_TG_TURNER1:
+		return ad > in->contrib / (8 * (1 + forced));
+	case FL_TG_TURNER2:
+		div = forced ? in->nr_cpus : 8;
+		return ad > in->contrib / (div ? div : 1);
+	case FL_TG_FIXED:
+		return ad > p->arg;
+	case FL_TG_LOG2:
+		return ad > (u64)p->arg * (1 + fl_ilog2(in->nr_cpus));
+	case FL_TG_RATELIMIT:
+		/* 6.7 (1528c661c24b): the time gate first, then stock. */
+		if (in->since_ns < (u64)p->arg * 1000)
+			return false;
+		return ad > in->contrib / 64;
+	case FL_TG_BUDGET:
+		/*
+		 * Each of nr_cpus cfs_rqs may hold back at most its share
+		 * of E% of the group's published load, so that the sum of
+		 * what is held back, |tg->load_avg - sum(load)|, stays
+		 * within E% of tg->load_avg.
+		 */
+		if (in->tg_load_avg <= 0)
+			return ad != 0;
+		allowed = (u64)in->tg_load_avg * p->arg /
+			  (100 * (u64)(in->nr_cpus ? in->nr_cpus : 1));
+		return ad > allowed;
+	}
+	return ad > in->contrib / 64;	/* unknown id: behave as the kernel */
+}
+
+bool fl_idlest_decide(u32 policy, const struct fl_sg_stats *idlest,
+		      const struct fl_sg_stats *group)
+{
+	if (group->group_type < idlest->group_type)
+		return true;
+	if (group->group_type > idlest->group_type)
+		return false;
+
+	switch (group->group_type) {
+	case FL_GROUP_OVERLOADED:
+	case FL_GROUP_FULLY_BUSY:
+		/* Lowest avg_load. */
+		return idlest->avg_load > group->avg_load;
+	case FL_GROUP_IMBALANCED:
+	case FL_GROUP_ASYM_PACKING:
+		/* Not used in the slow wakeup path. */
+		return false;
+	case FL_GROUP_MISFIT_TASK:
+		/* Highest max capacity. */
+		return idlest->max_capacity < group->max_capacity;
+	case FL_GROUP_HAS_SPARE:
+		/* Most idle CPUs, for every policy... */
+		if (idlest->idle_cpus > group->idle_cpus)
+			return false;
+		if (idlest->idle_cpus < group->idle_cpus)
+			return true;
+		/* ...and the policies differ only in the tie-break. */
+		switch (policy) {
+		case FL_IDLEST_IDLE_CPUS:	/* pre-5.9: the first stays */
+			return false;
+		case FL_IDLEST_NR_RUNNING:
+			return idlest->sum_nr_running > group->sum_nr_running;
+		default:			/* 5.9+ (3edecfef): lower util */
+			return idlest->group_util > group->group_util;
+		}
+	}
+	return true;
+}
+
+static bool fl_streq(const char *a, const char *b, size_t blen)
+{
+	size_t i;
+
+	for (i = 0; i < blen; i++)
+		if (a[i] != b[i] || !a[i])
+			return false;
+	return a[blen] == '\0';
+}
+
+static size_t fl_strlen(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n])
+		n++;
+	return n;
+}
+
+/* Length of s without one trailing '\n' (what "echo x > file" adds). */
+static size_t fl_trimmed_len(const char *s)
+{
+	size_t n = fl_strlen(s);
+
+	if (n && s[n - 1] == '\n')
+		n--;
+	return n;
+}
+
+/* Decimal u32 of exactly len chars, no sign, no leading zeros but "0". */
+static int fl_parse_u32(const char *s, size_t len, u32 *out)
+{
+	u64 v = 0;
+	size_t i;
+
+	if (!len || len > 10 || (len > 1 && s[0] == '0'))
+		return -1;
+	for (i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (u64)(s[i] - '0');
+	}
+	if (v > 0xffffffffULL)
+		return -1;
+	*out = (u32)v;
+	return 0;
+}
+
+#define FL_POLICY_MAXLEN 32
+
+int fl_tg_policy_parse(const char *s, struct fl_tg_policy *out)
+{
+	size_t len = fl_trimmed_len(s), nlen, i;
+	u32 id, arg;
+
+	if (!len || len > FL_POLICY_MAXLEN)
+		return -1;
+	for (nlen = 0; nlen < len && s[nlen] != ':'; nlen++)
+		;
+	for (id = 0; id < FL_TG_NR_POLICIES; id++) {
+		const struct fl_tg_policy_desc *d = &fl_tg_policy_descs[id];
+
+		if (fl_strlen(d->name) != nlen)
+			continue;
+		for (i = 0; i < nlen && s[i] == d->name[i]; i++)
+			;
+		if (i != nlen)
+			continue;
+		if (nlen == len) {
+			arg = d->has_arg ? d->def : 0;
+		} else {
+			if (!d->has_arg ||
+			    fl_parse_u32(s + nlen + 1, len - nlen - 1, &arg) ||
+			    arg < d->min || arg > d->max)
+				return -1;
+		}
+		out->id = id;
+		out->arg = arg;
+		return 0;
+	}
+	return -1;
+}
+
+int fl_idlest_policy_parse(const char *s, u32 *out)
+{
+	size_t len = fl_trimmed_len(s);
+	u32 id;
+
+	if (!len || len > FL_POLICY_MAXLEN)
+		return -1;
+	for (id = 0; id < FL_IDLEST_NR_POLICIES; id++) {
+		if (fl_streq(fl_idlest_policy_names[id], s, len)) {
+			*out = id;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int fl_tg_policy_format(const struct fl_tg_policy *p, char *buf, size_t n)
+{
+	const struct fl_tg_policy_desc *d;
+	char num[11];
+	size_t len = 0, i, k = 0;
+	u32 v;
+
+	if (!n)
+		return 0;
+	if (p->id >= FL_TG_NR_POLICIES) {
+		buf[0] = '\0';
+		return 0;
+	}
+	d = &fl_tg_policy_descs[p->id];
+	for (i = 0; d->name[i] && len + 1 < n; i++)
+		buf[len++] = d->name[i];
+	if (d->has_arg && len + 1 < n) {
+		buf[len++] = ':';
+		v = p->arg;
+		do {
+			num[k++] = (char)('0' + v % 10);
+			v /= 10;
+		} while (v);
+		while (k && len + 1 < n)
+			buf[len++] = num[--k];
+	}
+	buf[len] = '\0';
+	return (int)len;
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fairlab policies: pure functions over small input structs, compiled into
+ * fairlab.ko and into the userspace tests and tools, so that userspace
+ * predicts exactly what the kernel decides.
+ */
+#ifndef FAIRLAB_POLICY_H
+#define FAIRLAB_POLICY_H
+
+#include "fl_types.h"
+#include "fairlab_abi.h"
+
+/* A tg->load_avg policy and its argument (0 for policies without one). */
+struct fl_tg_policy {
+	u32 id;		/* enum fl_tg_policy_id */
+	u32 arg;
+};
+
+/* What update_tg_load_avg() knows when it decides whether to publish. */
+struct fl_tg_input {
+	s64 delta;		/* cfs_rq->avg.load_avg - tg_load_avg_contrib */
+	u64 contrib;		/* cfs_rq->tg_load_avg_contrib, before */
+	s64 tg_load_avg;	/* tg->load_avg, before (read by budget only) */
+	u64 since_ns;		/* since this cfs_rq last published, or FL_SINCE_NEVER */
+	u32 nr_cpus;		/* num_present_cpus() */
+	u32 site;		/* enum fl_site */
+};
+
+/* Statistics of one sched_group as update_pick_idlest() sees them. */
+struct fl_sg_stats {
+	u32 group_type;		/* enum fl_group_type */
+	u32 idle_cpus;
+	u32 sum_nr_running;
+	u64 group_util;
+	u64 avg_load;
+	u64 max_capacity;	/* group->sgc->max_capacity */
+};
+
+/* Argument limits; a value outside them is rejected, never clamped. */
+struct fl_tg_policy_desc {
+	const char *name;
+	bool has_arg;
+	u32 def, min, max;	/* default when ":arg" is omitted, and range */
+	const char *unit;
+};
+extern const struct fl_tg_policy_desc fl_tg_policy_descs[FL_TG_NR_POLICIES];
+
+/* True when the attempt must publish delta into tg->load_avg. */
+bool fl_tg_decide(const struct fl_tg_policy *p, const struct fl_tg_input *in);
+
+/* True when @group replaces @idlest (NULL-free: idlest stats are always given). */
+bool fl_idlest_decide(u32 policy, const struct fl_sg_stats *idlest,
+		      const struct fl_sg_stats *group);
+
+/*
+ * Parse "name" or "name:arg" exactly (no whitespace but one trailing
+ * newline, lower case, decimal arg within range).  Returns 0 or -1.
+ */
+int fl_tg_policy_parse(const char *s, struct fl_tg_policy *out);
+int fl_idlest_policy_parse(const char *s, u32 *out);
+
+/* Canonical form ("relative:8", "stock"); returns its length, truncated to n-1. */
+int fl_tg_policy_format(const struct fl_tg_policy *p, char *buf, size_t n);
+
+/* ilog2 for u32 > 0, 0 for 0 (as the kernel's for a power of two floor). */
+u32 fl_ilog2(u32 v);
+
+#endif /* FAIRLAB_POLICY_H */

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fairlab.ko internals shared between its files (not the 6.1 port: that is
+ * port/6.1/port.h, which includes kernel/sched/sched.h; this header does
+ * not, so files that need no scheduler internals stay clear of them).
+ */
+#ifndef FAIRLAB_H
+#define FAIRLAB_H
+
+#include <linux/types.h>
+#include <linux/kobject.h>
+#include "policy/policy.h"
+
+struct task_group;
+
+/* symbols.c */
+unsigned long fl_lookup_name(const char *name);
+int fl_resolve_symbols(void);
+int fl_check_port(void);
+
+/* params.c: the active policies, read locklessly on the hot paths. */
+struct fl_tg_policy fl_tg_policy_get(void);
+u32 fl_idlest_policy_get(void);
+void fl_params_set_live(bool live);	/* switches take effect live */
+
+/* main.c: num_present_cpus() at load, the policies' nr_cpus input. */
+extern u32 fl_nr_cpus;
+
+/* tg_update.c */
+void fl_resync_all(void);	/* publish what policies held back */
+
+/* pubtime.c: per-cfs_rq last publish time, keyed by cfs_rq pointer. */
+int fl_pubtime_init(void);
+void fl_pubtime_exit(void);
+
+/* stats.c: per-CPU counters, shown in /sys/kernel/fairlab/stats. */
+int fl_stats_init(void);
+void fl_stats_exit(void);
+void fl_stats_tg(unsigned int site, u32 policy, bool written);
+void fl_stats_pubtime_evicted(void);
+void fl_stats_idlest(u32 policy, bool picked);
+extern const struct attribute_group fl_stats_group;
+
+/* audit.c */
+u64 fl_tg_id(struct task_group *tg);
+int fl_audit_emit(void);
+void fl_audit_exit(void);
+extern struct bin_attribute fl_audit_attr;
+extern struct kobj_attribute fl_audit_trigger_attr;
+
+/* topology.c: tg_info and cpu_topology records (describe). */
+void fl_describe(void);
+extern struct kobj_attribute fl_describe_attr;
+
+#endif /* FAIRLAB_H */

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fairlab.ko: a klp livepatch that puts two CFS decisions of Debian
+ * 6.1.0-57-amd64 under switchable policies, with every decision traced:
+ *
+ *  - whether a CPU publishes its share of a task group's load into
+ *    tg->load_avg (update_tg_load_avg(), inlined into 12 functions);
+ *  - which group the fork/exec slow path picks (update_pick_idlest(),
+ *    inlined into find_idlest_group()).
+ *
+ *   insmod fairlab_trace.ko
+ *   insmod fairlab.ko tg_policy=stock idlest_policy=stock
+ *   echo 0 > /sys/kernel/livepatch/fairlab/enabled; rmmod fairlab
+ *
+ * Modelled on samples/livepatch/livepatch-sample.c.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpumask.h>
+#include <linux/kernel.h>
+#include <linux/livepatch.h>
+#include <linux/module.h>
+#include "port.h"
+#include "fairlab.h"
+
+u32 fl_nr_cpus __read_mostly;
+
+#define FL_MAX_FUNCS 16
+static struct klp_func fl_klp_funcs[FL_MAX_FUNCS + 1];
+static struct kobject *fl_kobj;
+
+/* Patched: switches are live, the recording gets the initial state. */
+static void fl_post_patch(struct klp_object *obj)
+{
+	fl_params_set_live(true);
+	fl_describe();
+	fl_audit_emit();
+}
+
+/*
+ * Unpatched: the kernel's own update_tg_load_avg() runs again; publish
+ * what the policy held back so that it inherits an exact tg->load_avg.
+ */
+static void fl_post_unpatch(struct klp_object *obj)
+{
+	fl_params_set_live(false);
+	fl_resync_all();
+	fl_audit_emit();
+}
+
+static struct klp_object fl_klp_objs[] = {
+	{
+		/* name NULL: vmlinux */
+		.funcs = fl_klp_funcs,
+		.callbacks = {
+			.post_patch = fl_post_patch,
+			.post_unpatch = fl_post_unpatch,
+		},
+	}, { }
+};
+
+static struct klp_patch fl_klp_patch = {
+	.mod = THIS_MODULE,
+	.objs = fl_klp_objs,
+};
+
+static int fl_fill_klp_funcs(void)
+{
+	int i;
+
+	for (i = 0; fl_port_funcs[i].name; i++) {
+		if (i == FL_MAX_FUNCS) {
+			pr_err("port replaces more than %d functions\n",
+			       FL_MAX_FUNCS);
+			return -E2BIG;
+		}
+		fl_klp_funcs[i].old_name = fl_port_funcs[i].name;
+		fl_klp_funcs[i].new_func = fl_port_funcs[i].new_func;
+	}
+	return 0;
+}
+
+static int __init fl_init(void)
+{
+	int ret;
+
+	fl_nr_cpus = num_present_cpus();
+
+	ret = fl_check_port();
+	if (ret)
+		return ret;
+	ret = fl_resolve_symbols();
+	if (ret) {
+		pr_err("missing vmlinux symbols: refusing to load\n");
+		return ret;
+	}
+	ret = fl_fill_klp_funcs();
+	if (ret)
+		return ret;
+
+	ret = fl_stats_init();
+	if (ret)
+		return ret;
+	ret = fl_pubtime_init();
+	if (ret)
+		goto err_stats;
+
+	fl_kobj = kobject_create_and_add("fairlab", kernel_kobj);
+	if (!fl_kobj) {
+		ret = -ENOMEM;
+		goto err_pubtime;
+	}
+	ret = sysfs_create_group(fl_kobj, &fl_stats_group);
+	if (ret)
+		goto err_kobj;
+
+	ret = klp_enable_patch(&fl_klp_patch);
+	if (ret)
+		goto err_kobj;
+	return 0;
+
+err_kobj:
+	kobject_put(fl_kobj);
+err_pubtime:
+	fl_pubtime_exit();
+err_stats:
+	fl_stats_exit();
+	return ret;
+}
+
+static void __exit fl_exit(void)
+{
+	/* klp guarantees no task runs the replacements any more. */
+	kobject_put(fl_kobj);
+	fl_audit_exit();
+	fl_pubtime_exit();
+	fl_stats_exit();
+}
+
+module_init(fl_init);
+module_exit(fl_exit);
+MODULE_DESCRIPTION("fairlab: switchable CFS tg->load_avg and pick-idlest policies (klp livepatch)");
+MODULE_AUTHOR("fairlab developers");
+MODULE_LICENSE("GPL");
+MODULE_INFO(livepatch, "Y");

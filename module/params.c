@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The two policy parameters, one validated path for insmod and sysfs
+ * (as mm/zswap does with module_param_cb):
+ *
+ *   insmod fairlab.ko tg_policy=relative:8 idlest_policy=idle_cpus
+ *   echo ratelimit:1000 > /sys/module/fairlab/parameters/tg_policy
+ *
+ * A bad value is refused with -EINVAL and one dmesg line; the active
+ * policy stays.  Reading back gives the canonical form ("relative:8").
+ * Once the patch is live, a switch is traced (policy_switch) and a tg
+ * policy switch publishes what the old policy held back (resync).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include "fairlab.h"
+#include "fairlab_trace_events.h"
+
+/* (id << 32 | arg), so that the hot path reads one consistent word. */
+static u64 fl_tg_word __read_mostly;
+static u32 fl_idlest __read_mostly;
+static bool fl_live;			/* patch enabled: switches take effect live */
+static DEFINE_MUTEX(fl_switch_lock);	/* one switch (and resync) at a time */
+
+struct fl_tg_policy fl_tg_policy_get(void)
+{
+	u64 w = READ_ONCE(fl_tg_word);
+	struct fl_tg_policy p = { .id = w >> 32, .arg = (u32)w };
+
+	return p;
+}
+
+u32 fl_idlest_policy_get(void)
+{
+	return READ_ONCE(fl_idlest);
+}
+
+/* The value as the user wrote it, without the newline echo adds. */
+static int fl_val_len(const char *val)
+{
+	size_t n = strnlen(val, 64);
+
+	if (n && val[n - 1] == '\n')
+		n--;
+	return n;
+}
+
+static void fl_tg_reject(const char *val)
+{
+	char list[256];
+	size_t n = 0;
+	int i;
+
+	for (i = 0; i < FL_TG_NR_POLICIES; i++) {
+		const struct fl_tg_policy_desc *d = &fl_tg_policy_descs[i];
+
+		if (d->has_arg)
+			n += scnprintf(list + n, sizeof(list) - n, " %s[:%u-%u]",
+				       d->name, d->min, d->max);
+		else
+			n += scnprintf(list + n, sizeof(list) - n, " %s",
+				       d->name);
+	}
+	pr_err("invalid tg_policy \"%*pE\": expected one of%s\n",
+	       fl_val_len(val), val, list);
+}
+
+static int fl_tg_policy_set(const char *val, const struct kernel_param *kp)
+{
+	struct fl_tg_policy old, new;
+
+	if (fl_tg_policy_parse(val, &new)) {
+		fl_tg_reject(val);
+		return -EINVAL;
+	}
+	mutex_lock(&fl_switch_lock);
+	old = fl_tg_policy_get();
+	WRITE_ONCE(fl_tg_word, (u64)new.id << 32 | new.arg);
+	if (fl_live) {
+		trace_policy_switch(FL_KIND_TG, old.id, old.arg, new.id,
+				    new.arg);
+		fl_resync_all();
+	}
+	mutex_unlock(&fl_switch_lock);
+	return 0;
+}
+
+static int fl_tg_policy_show(char *buf, const struct kernel_param *kp)
+{
+	struct fl_tg_policy p = fl_tg_policy_get();
+	int n = fl_tg_policy_format(&p, buf, 64);
+
+	buf[n++] = '\n';
+	buf[n] = '\0';
+	return n;
+}
+
+static int fl_idlest_policy_set(const char *val, const struct kernel_param *kp)
+{
+	u32 old, new;
+	char list[128];
+	size_t n = 0;
+	int i;
+
+	if (fl_idlest_policy_parse(val, &new)) {
+		for (i = 0; i < FL_IDLEST_NR_POLICIES; i++)
+			n += scnprintf(list + n, sizeof(list) - n, " %s",
+				       fl_idlest_policy_names[i]);
+		pr_err("invalid idlest_policy \"%*pE\": expected one of%s\n",
+		       fl_val_len(val), val, list);
+		return -EINVAL;
+	}
+	mutex_lock(&fl_switch_lock);
+	old = fl_idlest_policy_get();
+	WRITE_ONCE(fl_idlest, new);
+	if (fl_live)
+		trace_policy_switch(FL_KIND_IDLEST, old, 0, new, 0);
+	mutex_unlock(&fl_switch_lock);
+	return 0;
+}
+
+static int fl_idlest_policy_show(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n", fl_idlest_policy_names[fl_idlest_policy_get()]);
+}
+
+static const struct kernel_param_ops fl_tg_policy_ops = {
+	.set = fl_tg_policy_set,
+	.get = fl_tg_policy_show,
+};
+
+static const struct kernel_param_ops fl_idlest_policy_ops = {
+	.set = fl_idlest_policy_set,
+	.get = fl_idlest_policy_show,
+};
+
+module_param_cb(tg_policy, &fl_tg_policy_ops, NULL, 0644);
+MODULE_PARM_DESC(tg_policy,
+		 "tg->load_avg publish policy: stock (default), force, nonzero, relative[:N], turner1, turner2, fixed[:T], log2[:B], ratelimit[:US], budget[:E]");
+module_param_cb(idlest_policy, &fl_idlest_policy_ops, NULL, 0644);
+MODULE_PARM_DESC(idlest_policy,
+		 "update_pick_idlest tie-break: stock (default), idle_cpus, nr_running");
+
+/* Patch live or not; at going live, record the policies in force. */
+void fl_params_set_live(bool live)
+{
+	struct fl_tg_policy p;
+	u32 i;
+
+	mutex_lock(&fl_switch_lock);
+	fl_live = live;
+	if (live) {
+		p = fl_tg_policy_get();
+		i = fl_idlest_policy_get();
+		trace_policy_switch(FL_KIND_TG, p.id, p.arg, p.id, p.arg);
+		trace_policy_switch(FL_KIND_IDLEST, i, 0, i, 0);
+	}
+	mutex_unlock(&fl_switch_lock);
+}

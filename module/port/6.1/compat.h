@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Make kernel/sched/sched.h usable from a module on Debian 6.1.0-57.
+ *
+ * Include as the first thing in a port file:  #include "compat.h"
+ *
+ * sched.h's helpers reach globals that vmlinux does not export to modules
+ * (runqueues, root_task_group, sched_feat_keys, static keys).  The module
+ * resolves their addresses at init (symbols.c) into fl_vm; the macros below
+ * redirect sched.h's accessors to them.  A port file that expands an
+ * accessor not redirected here fails at modpost with an undefined symbol,
+ * never silently.
+ *
+ * Static keys: module code cannot use static_branch_*() on a vmlinux key
+ * it only reaches through a pointer (jump labels are fixed at module load),
+ * so keys are read with static_key_enabled().
+ */
+#ifndef FAIRLAB_PORT_COMPAT_H
+#define FAIRLAB_PORT_COMPAT_H
+
+#include <linux/sched/cputime.h>	/* sched.h needs it first */
+
+/*
+ * Out-of-line, unexported vmlinux functions that sched.h's own inlines
+ * call (rq_lock*() -> raw_spin_rq_lock_nested()): renamed before sched.h
+ * declares them, and defined in symbols.c as calls through the resolved
+ * addresses.
+ */
+#define raw_spin_rq_lock_nested	fl_raw_spin_rq_lock_nested
+#define raw_spin_rq_unlock	fl_raw_spin_rq_unlock
+
+/*
+ * Unexported vmlinux data that sched.h's inlines name (rq_pin_lock()
+ * compares against &balance_push_callback): becomes a dereference of a
+ * pointer resolved in symbols.c.
+ */
+#define balance_push_callback	(*fl_balance_push_callback)
+
+#include "sched.h"			/* -I$(FAIRLAB_SCHED_SRC)/kernel/sched */
+
+/* Addresses of vmlinux data the port reads; filled by fl_resolve_symbols(). */
+struct fl_vmlinux {
+	struct rq __percpu *runqueues;
+	struct task_group *root_task_group;
+	unsigned int *sysctl_sched_features;
+	struct static_key_false *cfs_bandwidth_used;	/* __cfs_bandwidth_used */
+	struct static_key_false *sched_schedstats;
+	struct static_key_false *sched_asym_cpucapacity;
+	struct static_key_false *sched_energy_present;
+	struct static_key_false *sched_numa_balancing;
+	cpumask_var_t __percpu *select_rq_mask;		/* fair.c, static */
+	struct list_head *task_groups;			/* core.c */
+	int __percpu *sd_llc_id;			/* topology.c */
+	void (*raw_spin_rq_lock_nested)(struct rq *rq, int subclass);
+	void (*raw_spin_rq_unlock)(struct rq *rq);
+};
+extern struct fl_vmlinux fl_vm;
+
+#undef cpu_rq
+#define cpu_rq(cpu)		per_cpu_ptr(fl_vm.runqueues, (cpu))
+#undef this_rq
+#define this_rq()		this_cpu_ptr(fl_vm.runqueues)
+#undef task_rq
+#define task_rq(p)		cpu_rq(task_cpu(p))
+#undef cpu_curr
+#define cpu_curr(cpu)		(cpu_rq(cpu)->curr)
+#undef raw_rq
+#define raw_rq()		raw_cpu_ptr(fl_vm.runqueues)
+
+/* The features bitmap is kept in step with sched_feat_keys by the kernel. */
+#undef sched_feat
+#define sched_feat(x) \
+	(!!(READ_ONCE(*fl_vm.sysctl_sched_features) & (1UL << __SCHED_FEAT_##x)))
+
+#define fl_root_task_group	(fl_vm.root_task_group)
+
+/* fair.c: static_key_false(&__cfs_bandwidth_used.key) */
+static inline bool fl_cfs_bandwidth_used(void)
+{
+	return static_key_enabled(fl_vm.cfs_bandwidth_used);
+}
+
+static inline bool fl_schedstat_enabled(void)
+{
+	return static_key_enabled(fl_vm.sched_schedstats);
+}
+
+static inline bool fl_sched_asym_cpucap_active(void)
+{
+	return static_key_enabled(fl_vm.sched_asym_cpucapacity);
+}
+
+static inline bool fl_sched_energy_enabled(void)
+{
+	return static_key_enabled(fl_vm.sched_energy_present);
+}
+
+/* One symbol a port file needs from vmlinux, resolved by name at init. */
+struct fl_symreq {
+	const char *name;
+	void **addr;
+};
+#define FL_SYM(var, sym)	{ #sym, (void **)&(var) }
+
+#endif /* FAIRLAB_PORT_COMPAT_H */

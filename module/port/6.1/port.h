@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The 6.1 port: the kernel it was written for, and the replacement
+ * functions fairlab.ko installs with klp.  Every replacement re-expresses
+ * the named function of Debian 6.1.0-57-amd64 (upstream 6.1.192,
+ * kernel/sched/fair.c) and is headed by a comment saying so.
+ */
+#ifndef FAIRLAB_PORT_H
+#define FAIRLAB_PORT_H
+
+#include "compat.h"
+
+/* The exact build this port mirrors; the module refuses any other. */
+#define FL_PORT_RELEASE		"6.1.0-57-amd64"
+#define FL_PORT_VERSION		"#1 SMP PREEMPT_DYNAMIC Debian 6.1.192-3 (2026-11-26)"
+
+/* A replaced function: its vmlinux name and size, and our version. */
+struct fl_port_func {
+	const char *name;
+	unsigned long size;	/* from kallsyms on the ported build */
+	void *new_func;
+};
+
+/* port.c: what the port replaces, and every symbol table it needs. */
+extern const struct fl_port_func fl_port_funcs[];	/* NULL-name terminated */
+extern const struct fl_symreq *const fl_port_symtabs[];	/* NULL terminated */
+
+/* Symbol tables of the port files (NULL-name terminated). */
+extern const struct fl_symreq fl_syms_idlest[];
+extern const struct fl_symreq fl_syms_pelt[];
+extern const struct fl_symreq fl_syms_enqueue[];
+extern const struct fl_symreq fl_syms_dequeue[];
+extern const struct fl_symreq fl_syms_tick[];
+extern const struct fl_symreq fl_syms_attach[];
+extern const struct fl_symreq fl_syms_blocked[];
+extern const struct fl_symreq fl_syms_shares[];
+
+/* idlest.c */
+struct sched_group *fl_find_idlest_group(struct sched_domain *sd,
+					 struct task_struct *p, int this_cpu);
+
+/*
+ * pelt.c: the module's one private copy of update_load_avg() (static
+ * inline, hence notrace and unpatchable in vmlinux), with @site telling
+ * fl_tg_update() which replaced path called it.
+ */
+void fl_update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se,
+			int flags, unsigned int site);
+
+/* enqueue.c */
+void fl_enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
+void fl_enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags);
+void fl_unthrottle_cfs_rq(struct cfs_rq *cfs_rq);
+/* dequeue.c */
+void fl_dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
+void fl_dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags);
+/* tick.c */
+void fl_set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void fl_task_tick_fair(struct rq *rq, struct task_struct *curr, int queued);
+/* attach.c */
+void fl_attach_entity_cfs_rq(struct sched_entity *se);
+void fl_detach_task_cfs_rq(struct task_struct *p);
+void fl_propagate_entity_cfs_rq(struct sched_entity *se);
+/* blocked.c */
+void fl_update_blocked_averages(int cpu);
+/* shares.c */
+int fl___sched_group_set_shares(struct task_group *tg, unsigned long shares);
+
+/*
+ * tg_update.c (policy core, not version-specific in what it decides):
+ * update_tg_load_avg() of 6.1 with the publish decision delegated to the
+ * active policy, traced, counted.  Caller holds the cfs_rq's rq lock.
+ */
+void fl_tg_update(struct cfs_rq *cfs_rq, unsigned int site);
+
+#endif /* FAIRLAB_PORT_H */

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Counters of update attempts and writes per site and per policy, and of
+ * pick_idlest decisions, shown in /sys/kernel/fairlab/stats.
+ *
+ * Kept per CPU and summed only when read, so that counting adds no shared
+ * cacheline to the hot path (the point of the whole exercise).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+#include "fairlab.h"
+
+struct fl_stats {
+	u64 site_attempts[FL_NR_SITES];
+	u64 site_writes[FL_NR_SITES];
+	u64 policy_attempts[FL_TG_NR_POLICIES];
+	u64 policy_writes[FL_TG_NR_POLICIES];
+	u64 idlest_decisions[FL_IDLEST_NR_POLICIES][2];	/* [policy][picked] */
+	u64 pubtime_evictions;
+};
+
+static struct fl_stats __percpu *fl_stats;
+
+int fl_stats_init(void)
+{
+	fl_stats = alloc_percpu(struct fl_stats);
+	return fl_stats ? 0 : -ENOMEM;
+}
+
+void fl_stats_exit(void)
+{
+	free_percpu(fl_stats);
+	fl_stats = NULL;
+}
+
+void fl_stats_tg(unsigned int site, u32 policy, bool written)
+{
+	struct fl_stats *s = this_cpu_ptr(fl_stats);
+
+	if (site < FL_NR_SITES) {
+		s->site_attempts[site]++;
+		s->site_writes[site] += written;
+	}
+	if (policy < FL_TG_NR_POLICIES) {
+		s->policy_attempts[policy]++;
+		s->policy_writes[policy] += written;
+	}
+}
+
+void fl_stats_pubtime_evicted(void)
+{
+	this_cpu_inc(fl_stats->pubtime_evictions);
+}
+
+void fl_stats_idlest(u32 policy, bool picked)
+{
+	if (policy < FL_IDLEST_NR_POLICIES)
+		this_cpu_inc(fl_stats->idlest_decisions[policy][picked]);
+}
+
+/* Sum over CPUs; a torn read of a counter being incremented is harmless. */
+static void fl_stats_sum(struct fl_stats *sum)
+{
+	const u64 *src;
+	u64 *dst = (u64 *)sum;
+	size_t i, n = sizeof(*sum) / sizeof(u64);
+	int cpu;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		src = (const u64 *)per_cpu_ptr(fl_stats, cpu);
+		for (i = 0; i < n; i++)
+			dst[i] += READ_ONCE(src[i]);
+	}
+}
+
+/* One "kind name attempts writes" line per counter that is non-zero. */
+static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
+{
+	struct fl_stats *s;
+	ssize_t n = 0;
+	int i;
+
+	s = kmalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	fl_stats_sum(s);
+	n += sysfs_emit_at(buf, n, "# kind name attempts writes\n");
+	for (i = 0; i < FL_NR_SITES; i++)
+		n += sysfs_emit_at(buf, n, "site %s %llu %llu\n",
+				   fl_site_names[i], s->site_attempts[i],
+				   s->site_writes[i]);
+	for (i = 0; i < FL_TG_NR_POLICIES; i++)
+		n += sysfs_emit_at(buf, n, "tg_policy %s %llu %llu\n",
+				   fl_tg_policy_names[i], s->policy_attempts[i],
+				   s->policy_writes[i]);
+	for (i = 0; i < FL_IDLEST_NR_POLICIES; i++)
+		n += sysfs_emit_at(buf, n, "idlest_policy %s %llu %llu\n",
+				   fl_idlest_policy_names[i],
+				   s->idlest_decisions[i][0] + s->idlest_decisions[i][1],
+				   s->idlest_decisions[i][1]);
+	n += sysfs_emit_at(buf, n, "pubtime_evictions - %llu 0\n",
+			   s->pubtime_evictions);
+	kfree(s);
+	return n;
+}
+
+static struct kobj_attribute fl_stats_attr = __ATTR_RO(stats);
+
+static struct attribute *fl_stats_attrs[] = {
+	&fl_stats_attr.attr,
+	&fl_audit_trigger_attr.attr,
+	&fl_describe_attr.attr,
+	NULL,
+};
+
+static struct bin_attribute *fl_bin_attrs[] = {
+	&fl_audit_attr,
+	NULL,
+};
+
+const struct attribute_group fl_stats_group = {
+	.attrs = fl_stats_attrs,
+	.bin_attrs = fl_bin_attrs,
+};

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The policy core: update_tg_load_avg() with its publish decision taken
+ * by the active tg policy, every attempt traced (fairlab:tg_update) and
+ * counted; and the resync that publishes what a lax policy held back.
+ *
+ * Invariant kept under every policy: a publish moves tg->load_avg and the
+ * cfs_rq's tg_load_avg_contrib together, so tg->load_avg == Σ contrib.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/sched/clock.h>
+#include "port.h"
+#include "fairlab.h"
+#include "pubtime.h"
+#include "fairlab_trace_events.h"
+
+/* Mirrors update_tg_load_avg() of Linux 6.1.192, kernel/sched/fair.c. */
+void fl_tg_update(struct cfs_rq *cfs_rq, unsigned int site)
+{
+	struct task_group *tg = cfs_rq->tg;
+	struct fl_tg_policy pol;
+	struct fl_tg_input in;
+	unsigned long load, contrib;
+	bool traced, timed, written;
+	u64 now = 0, *last = NULL;
+	int cpu;
+
+	/* No need to update load_avg for root_task_group as it is not used. */
+	if (tg == fl_root_task_group)
+		return;
+
+	load = cfs_rq->avg.load_avg;
+	contrib = cfs_rq->tg_load_avg_contrib;
+	pol = fl_tg_policy_get();
+	traced = trace_tg_update_enabled();
+	/* Clock and table only when a policy or the trace needs them. */
+	timed = traced || pol.id == FL_TG_RATELIMIT;
+	cpu = cpu_of(rq_of(cfs_rq));
+
+	in.delta = (long)(load - contrib);
+	in.contrib = contrib;
+	in.site = site;
+	in.nr_cpus = fl_nr_cpus;
+	in.since_ns = FL_SINCE_NEVER;
+	in.tg_load_avg = 0;
+	if (traced || pol.id == FL_TG_BUDGET)
+		in.tg_load_avg = atomic_long_read(&tg->load_avg);
+	if (timed) {
+		/* 6.7's rate limit reads sched_clock_cpu() too. */
+		now = sched_clock_cpu(cpu);
+		last = fl_pubtime_find(cfs_rq, cpu, true);
+		if (*last && now >= *last)
+			in.since_ns = now - *last;
+	}
+
+	written = fl_tg_decide(&pol, &in);
+	if (written) {
+		atomic_long_add(in.delta, &tg->load_avg);
+		cfs_rq->tg_load_avg_contrib = load;
+		if (last)
+			*last = now ? now : 1;
+	}
+	fl_stats_tg(site, pol.id, written);
+
+	if (traced)
+		trace_tg_update(fl_tg_id(tg), cpu, load, contrib, in.delta,
+				written,
+				in.tg_load_avg + (written ? in.delta : 0),
+				in.since_ns, site, pol.id, pol.arg, in.nr_cpus);
+}
+
+/*
+ * Publish, on every CPU and for every task group, what the previous policy
+ * held back, so that a switch or an unpatch leaves tg->load_avg exact
+ * (== Σ load), at least as accurate as stock would.  Process context; one
+ * rq lock at a time, bounded by nr_cpus x nr_groups.
+ */
+void fl_resync_all(void)
+{
+	struct fl_tg_policy pol = fl_tg_policy_get();
+	struct task_group *tg;
+	struct rq_flags rf;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct rq *rq = cpu_rq(cpu);
+
+		rq_lock_irqsave(rq, &rf);
+		rcu_read_lock();
+		list_for_each_entry_rcu(tg, fl_vm.task_groups, list) {
+			struct cfs_rq *cfs_rq;
+			unsigned long load, contrib;
+			long delta;
+
+			if (tg == fl_root_task_group || !tg->cfs_rq)
+				continue;
+			cfs_rq = tg->cfs_rq[cpu];
+			load = cfs_rq->avg.load_avg;
+			contrib = cfs_rq->tg_load_avg_contrib;
+			delta = (long)(load - contrib);
+			if (!delta)
+				continue;
+			atomic_long_add(delta, &tg->load_avg);
+			cfs_rq->tg_load_avg_contrib = load;
+			fl_stats_tg(FL_SITE_RESYNC, pol.id, true);
+			if (trace_tg_update_enabled())
+				trace_tg_update(fl_tg_id(tg), cpu, load, contrib,
+						delta, true,
+						atomic_long_read(&tg->load_avg),
+						FL_SINCE_NEVER, FL_SITE_RESYNC,
+						pol.id, pol.arg, fl_nr_cpus);
+		}
+		rcu_read_unlock();
+		rq_unlock_irqrestore(rq, &rf);
+	}
+}

@@ -1,0 +1,375 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run one fairlab VM scenario in QEMU (TCG) on the pinned Debian kernel.
+#
+#   tests/vm/run-scenario.sh [options] SCENARIO.guest.sh
+#
+#   --smp N          vCPUs (default 2)
+#   --numa           two NUMA nodes, CPUs and memory split evenly (needs N >= 2)
+#   --mem MB         guest memory in MB (default 1024)
+#   --timeout SEC    host wall-clock limit for QEMU (default 300)
+#   --out DIR        artifact directory (default build/vm/<scenario-name>/)
+#   --append "k=v"   extra kernel arguments; unknown key=value pairs become
+#                    environment variables of the guest /init and the scenario
+#   -v, --verbose    copy the guest console to stderr while it runs
+#   -h, --help       this text
+#
+# Environment: CACHE (default <top>/.cache), KREL (default 6.1.0-57-amd64),
+# FAIRLAB_MODDIR (default <top>/module: every *.ko there goes into the guest).
+#
+# Prints the scenario's "ok - ..." / "not ok - ..." lines, then
+# "ok - <scenario>" or "not ok - <scenario>: reason" (plus the console tail).
+# Exit status 0 only if the guest printed "FAIRLAB-RESULT: PASS", the console
+# and dmesg show no WARNING/BUG/Oops/lockup/stall/panic, the taint has none
+# of W D L B, and SCENARIO.host.sh (if present) passed.  See tests/vm/README.md.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+vmdir=$top/tests/vm
+CACHE=${CACHE:-$top/.cache}
+KREL=${KREL:-6.1.0-57-amd64}
+moddir=${FAIRLAB_MODDIR:-$top/module}
+kroot=$CACHE/kernel
+vmlinuz=$kroot/boot/vmlinuz-$KREL
+kmods=$kroot/lib/modules/$KREL/kernel
+
+smp=2
+numa=0
+mem=1024
+tmo=300
+out=
+append=
+verbose=0
+scenario=
+
+usage() { sed -n '3,26p' "$0" | sed 's/^# \{0,1\}//'; }
+die() { echo "run-scenario: error: $*" >&2; exit 2; }
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--smp) smp=${2:?--smp needs a value}; shift 2 ;;
+	--smp=*) smp=${1#*=}; shift ;;
+	--numa) numa=1; shift ;;
+	--mem) mem=${2:?--mem needs a value}; shift 2 ;;
+	--mem=*) mem=${1#*=}; shift ;;
+	--timeout) tmo=${2:?--timeout needs a value}; shift 2 ;;
+	--timeout=*) tmo=${1#*=}; shift ;;
+	--out) out=${2:?--out needs a value}; shift 2 ;;
+	--out=*) out=${1#*=}; shift ;;
+	--append) append="$append ${2?--append needs a value}"; shift 2 ;;
+	--append=*) append="$append ${1#*=}"; shift ;;
+	-v|--verbose) verbose=1; shift ;;
+	-h|--help) usage; exit 0 ;;
+	-*) die "unknown option $1 (see --help)" ;;
+	*) [ -z "$scenario" ] || die "only one scenario per run"; scenario=$1; shift ;;
+	esac
+done
+
+[ -n "$scenario" ] || { usage >&2; die "no scenario given"; }
+[ -f "$scenario" ] || die "scenario $scenario not found"
+[[ $smp =~ ^[1-9][0-9]*$ ]] || die "--smp must be a positive integer"
+[[ $mem =~ ^[1-9][0-9]*$ ]] || die "--mem must be a positive integer (MB)"
+[[ $tmo =~ ^[1-9][0-9]*$ ]] || die "--timeout must be a positive integer (s)"
+[ "$numa" = 0 ] || [ "$smp" -ge 2 ] || die "--numa needs --smp >= 2"
+[ -f "$vmlinuz" ] || die "$vmlinuz missing (run scripts/deps.sh / make deps)"
+[ -d "$kmods" ] || die "$kmods missing (run scripts/deps.sh / make deps)"
+for t in qemu-system-x86_64 cpio gzip sha256sum ldd timeout tar; do
+	command -v $t >/dev/null || die "$t not installed"
+done
+
+scenario=$(cd "$(dirname "$scenario")" && pwd)/$(basename "$scenario")
+sname=$(basename "$scenario")
+sname=${sname%.sh}
+sname=${sname%.guest}
+[ -n "$out" ] || out=$top/build/vm/$sname
+hostscript=${scenario%.guest.sh}.host.sh
+[ "$hostscript" != "$scenario" ] || hostscript=
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/fairlab-vm.XXXXXX")
+qpid=
+cleanup() {
+	[ -z "$qpid" ] || kill "$qpid" 2>/dev/null || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# ---------------------------------------------------------------- initramfs
+#
+# Two gzip'd newc archives concatenated (the kernel unpacks both):
+#   base:    busybox, trace-cmd, hackbench, stress-ng (+ libraries), virtio
+#            modules, /etc files -- changes rarely
+#   overlay: /init, guest library, fairlab modules, scenario, its files
+# Each is cached under $CACHE/vm/ by the sha256 of its manifest (guest path,
+# mode and content hash of every input).
+
+icache=$CACHE/vm
+mkdir -p "$icache"
+gen=$tmp/gen
+mkdir -p "$gen"
+
+# manifest lines: "DEST<TAB>SRC"; SRC is dereferenced when copied.
+add() { printf '%s\t%s\n' "$2" "$1" >>"$cur"; }
+
+# add_elf SRC [DEST]: the file plus every library ldd lists and the loader,
+# at the same paths as on the host.
+add_elf() {
+	local src=$1 dest=${2:-$1} l
+	add "$src" "$dest"
+	if ldd "$src" >/dev/null 2>&1; then
+		while read -r l; do
+			add "$l" "$l"
+		done < <(ldd "$src" | awk '/=> \// { print $3 } /^\t\// { print $1 }')
+	fi
+}
+
+# add_tree SRC DEST: a directory, recursively (ELF files with their libs).
+add_tree() {
+	local src=$1 dest=$2 f
+	while IFS= read -r -d '' f; do
+		if head -c4 "$f" 2>/dev/null | grep -q 'ELF'; then
+			add_elf "$f" "$dest/${f#$src/}"
+		else
+			add "$f" "$dest/${f#$src/}"
+		fi
+	done < <(find "$src" -type f -print0 | sort -z)
+}
+
+# pack NAME EXTRA_KEY: build (or reuse) the archive for manifest $cur;
+# prints its path.
+pack() {
+	local name=$1 key=$2 sorted=$tmp/$1.sorted hash arc st dest src
+	sort -u "$cur" >"$sorted"
+	local dups
+	dups=$(cut -f1 "$sorted" | uniq -d | head -3)
+	[ -z "$dups" ] || die "initramfs: two sources for $dups"
+	hash=$( {
+		echo "$key"
+		while IFS=$'\t' read -r dest src; do
+			[ -e "$src" ] || die "initramfs input $src missing"
+			printf '%s %s %s\n' "$dest" "$(stat -L -c %a "$src")" \
+				"$(sha256sum <"$src" | cut -c1-64)"
+		done <"$sorted"
+	} | sha256sum | cut -c1-32)
+	arc=$icache/$name-$hash.cpio.gz
+	if [ ! -s "$arc" ]; then
+		st=$tmp/stage-$name
+		mkdir -p "$st"
+		while IFS=$'\t' read -r dest src; do
+			mkdir -p "$st/$(dirname "$dest")"
+			cp -L --preserve=mode "$src" "$st/$dest"
+		done <"$sorted"
+		[ "$name" != base ] || finish_base "$st"
+		(cd "$st" && find . -mindepth 1 | LC_ALL=C sort |
+			cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$arc.tmp.$$"
+		mv -f "$arc.tmp.$$" "$arc"
+		# keep the cache bounded: the 8 newest archives of this kind
+		ls -1t "$icache/$name"-*.cpio.gz 2>/dev/null | tail -n +9 |
+			xargs -r rm -f
+	fi
+	echo "$arc"
+}
+
+# Directories, device nodes and busybox applet links of the base archive.
+finish_base() {
+	local st=$1 a
+	mkdir -p "$st"/{proc,sys,dev,tmp,out,root,run,mnt,etc,bin,sbin,usr/bin,usr/sbin}
+	chmod 1777 "$st/tmp"
+	mknod -m 600 "$st/dev/console" c 5 1
+	mknod -m 666 "$st/dev/null" c 1 3
+	while read -r a; do
+		[ "$a" = bin/busybox ] && continue	# never link busybox to itself
+		[ -e "$st/$a" ] || [ -L "$st/$a" ] || ln -s /bin/busybox "$st/$a"
+	done < <(busybox --list-full)
+}
+
+bb=$(command -v busybox)
+file -L "$bb" 2>/dev/null | grep -q 'statically linked' ||
+	die "$bb is not static (install busybox-static)"
+
+cur=$tmp/base.list
+: >"$cur"
+add "$bb" /bin/busybox
+for b in trace-cmd hackbench stress-ng; do
+	p=$(command -v $b) || die "$b not installed"
+	add_elf "$p" "$p"
+done
+for d in /usr/lib/x86_64-linux-gnu/traceevent/plugins \
+	/usr/lib/x86_64-linux-gnu/trace-cmd/plugins \
+	/usr/lib/traceevent/plugins /usr/lib/trace-cmd/plugins; do
+	[ -d "$d" ] && add_tree "$d" "$d"
+done
+for m in virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev \
+	virtio_pci virtio_blk; do
+	f=$(find "$kmods" -name "$m.ko" -print -quit)
+	[ -n "$f" ] || die "$m.ko not found under $kmods"
+	add "$f" "/lib/modules/$KREL/virtio/$m.ko"
+done
+mkdir -p "$gen/etc"
+printf 'root:x:0:0:root:/root:/bin/sh\nfl:x:1000:1000:fairlab:/tmp:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' >"$gen/etc/passwd"
+printf 'root:x:0:\nfl:x:1000:\nnogroup:x:65534:\n' >"$gen/etc/group"
+printf 'virtio_ring\nvirtio\nvirtio_pci_modern_dev\nvirtio_pci_legacy_dev\nvirtio_pci\nvirtio_blk\n' \
+	>"$gen/etc/virtio-modules"
+for f in passwd group virtio-modules; do add "$gen/etc/$f" "/etc/$f"; done
+base=$(pack base "base-v1 $(sha256sum <"$0")")
+
+cur=$tmp/overlay.list
+: >"$cur"
+add "$vmdir/guest/init" /init
+for f in "$vmdir"/guest/*; do
+	[ -f "$f" ] && [ "$(basename "$f")" != init ] &&
+		add "$f" "/fairlab/tests/vm/guest/$(basename "$f")"
+done
+nko=0
+for f in "$moddir"/*.ko; do
+	[ -f "$f" ] || continue
+	add "$f" "/fairlab/module/$(basename "$f")"
+	nko=$((nko + 1))
+done
+add "$scenario" "/scenario/$(basename "$scenario")"
+# "# fairlab-files: PATH..." header lines: repo-relative PATHs go to
+# /fairlab/PATH, absolute ones to the same path; directories recursively,
+# ELF files with their libraries.  A sibling SCENARIO.d/ directory goes to
+# /scenario/SCENARIO.d/.
+while read -r f; do
+	case $f in
+	/*) p=$f ;;
+	*) p=$top/$f ;;
+	esac
+	# shellcheck disable=SC2086
+	matched=0
+	for g in $p; do
+		[ -e "$g" ] || continue
+		matched=1
+		d=/fairlab/${g#$top/}
+		case $g in $top/*) ;; *) d=$g ;; esac
+		if [ -d "$g" ]; then
+			add_tree "$g" "$d"
+		elif head -c4 "$g" | grep -q ELF; then
+			add_elf "$g" "$d"
+		else
+			add "$g" "$d"
+		fi
+	done
+	[ $matched = 1 ] || die "$sname: fairlab-files entry $f matches nothing"
+done < <(sed -n 's/^#[[:space:]]*fairlab-files:[[:space:]]*//p' "$scenario" | tr ' \t' '\n\n' | sed '/^$/d')
+sd=${scenario%.sh}.d
+[ -d "$sd" ] && add_tree "$sd" "/scenario/$(basename "$sd")"
+overlay=$(pack overlay "overlay-v1")
+
+initrd=$tmp/initrd.img
+cat "$base" "$overlay" >"$initrd"
+
+# ---------------------------------------------------------------- boot
+disk=$tmp/out.img
+truncate -s "${mem}M" "$disk"
+console=$tmp/console.log
+
+qargs=(-accel tcg,thread=multi -cpu max -m "${mem}M")
+if [ "$numa" = 1 ]; then
+	c0=$(( (smp + 1) / 2 )); m1=$(( mem / 2 )); m0=$(( mem - m1 ))
+	qargs+=(-smp "$smp"
+		-object "memory-backend-ram,id=m0,size=${m0}M"
+		-object "memory-backend-ram,id=m1,size=${m1}M"
+		-numa "node,nodeid=0,cpus=0-$((c0 - 1)),memdev=m0"
+		-numa "node,nodeid=1,cpus=$c0-$((smp - 1)),memdev=m1")
+else
+	qargs+=(-smp "$smp")
+fi
+gtmo=$(( tmo > 40 ? tmo - 20 : tmo * 2 / 3 ))
+cmdline="console=ttyS0 quiet loglevel=5 printk.time=1 panic=-1 oops=panic rcupdate.rcu_expedited=1 FL_SCENARIO=/scenario/$(basename "$scenario") FL_GUEST_TIMEOUT=$gtmo${append}"
+qargs+=(-kernel "$vmlinuz" -initrd "$initrd" -append "$cmdline"
+	-nographic -no-reboot -nic none
+	-drive "file=$disk,format=raw,if=virtio")
+
+echo "# $sname: smp=$smp numa=$numa mem=${mem}M modules=$nko timeout=${tmo}s" >&2
+t0=$(date +%s.%N)
+set +e
+if [ "$verbose" = 1 ]; then
+	timeout -k 5 "$tmo" qemu-system-x86_64 "${qargs[@]}" </dev/null 2>&1 |
+		tee "$console" >&2
+	qrc=${PIPESTATUS[0]}
+else
+	timeout -k 5 "$tmo" qemu-system-x86_64 "${qargs[@]}" </dev/null >"$console" 2>&1
+	qrc=$?
+fi
+set -e
+t1=$(date +%s.%N)
+secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+
+# ---------------------------------------------------------------- artifacts
+if [ -e "$out" ]; then
+	if [ -n "$(ls -A "$out")" ] && [ ! -e "$out/.fairlab-vm-artifacts" ]; then
+		die "--out $out exists and is not a fairlab artifact dir; not clearing it"
+	fi
+	rm -rf "$out"
+fi
+mkdir -p "$out"
+touch "$out/.fairlab-vm-artifacts"
+tr -d '\r' <"$console" >"$out/console.log"
+con=$out/console.log
+untar_err=
+if [ "$(head -c 512 "$disk" | tr -d '\0' | wc -c)" -gt 0 ]; then
+	tar -xf "$disk" -C "$out" 2>"$tmp/untar.err" ||
+		untar_err="artifact tar unreadable: $(head -1 "$tmp/untar.err")"
+fi
+
+# ---------------------------------------------------------------- verdict
+grep -aE '^(not )?ok - ' "$con" || true
+
+reasons=()
+bad='WARNING:|BUG:|Oops|general protection|soft lockup|hard LOCKUP|rcu_sched self-detected stall|rcu: INFO|Kernel panic|Call Trace'
+# Kernel lines only: a printk timestamp must precede the pattern on the line,
+# so scenario output that merely mentions e.g. "BUG:" does not count.
+kline=$(grep -aE "\[ *[0-9]+\.[0-9]+\] .*($bad)" "$con" | head -1 || true)
+if [ -z "$kline" ] && [ -f "$out/dmesg.txt" ]; then
+	kline=$(grep -aE "$bad" "$out/dmesg.txt" | head -1 || true)
+fi
+[ -z "$kline" ] || reasons+=("kernel: ${kline:0:160}")
+
+if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+	reasons+=("timeout: QEMU killed after ${tmo}s")
+elif [ "$qrc" != 0 ]; then
+	reasons+=("qemu exited $qrc: $(grep -a qemu-system "$con" | head -1)")
+fi
+
+marker=$(grep -aoE 'FAIRLAB-RESULT: [A-Z]+.*' "$con" | tail -1 || true)
+case $marker in
+"FAIRLAB-RESULT: PASS"*) ;;
+"") reasons+=("no result marker (guest hung, crashed or was killed)") ;;
+*) reasons+=("guest: ${marker#FAIRLAB-RESULT: }") ;;
+esac
+
+taint=$(grep -aoE 'FAIRLAB-TAINT: [0-9]+ [A-Z_]*' "$con" | tail -1 || true)
+if [ -n "$taint" ]; then
+	letters=$(echo "$taint" | awk '{ print $3 }')
+	case $letters in
+	*[WDLB]*) reasons+=("kernel taint $letters (W/D/L/B)") ;;
+	esac
+elif [ ${#reasons[@]} -eq 0 ]; then
+	reasons+=("guest printed no FAIRLAB-TAINT line")
+fi
+[ -z "$untar_err" ] || reasons+=("$untar_err")
+
+if [ ${#reasons[@]} -gt 0 ]; then
+	reason=$(IFS=';'; echo "${reasons[*]}" | sed 's/;/; /g')
+	echo "not ok - $sname: $reason"
+	echo "# --- last 60 console lines ($out/console.log) ---"
+	tail -n 60 "$con" | sed 's/^/# | /'
+	echo "# --- ${secs}s host time" >&2
+	exit 1
+fi
+echo "ok - $sname: clean VM run (${secs}s host, smp=$smp numa=$numa, taint ${letters:-none})"
+
+if [ -n "$hostscript" ] && [ -f "$hostscript" ]; then
+	set +e
+	CACHE=$CACHE TOP=$top bash "$hostscript" "$out"
+	hrc=$?
+	set -e
+	if [ "$hrc" != 0 ]; then
+		echo "not ok - $sname.host: $(basename "$hostscript") exited $hrc"
+		exit 1
+	fi
+fi
+exit 0

@@ -5,6 +5,7 @@
 # no root, no VM) and every VM scenario (tests/vm/scenarios/*.guest.sh,
 # through tests/vm/run-scenario.sh), and ends with "N passed, N failed".
 #
+# A scenario may name its VM shape in a "# fairlab-vm: --smp 4 --numa" line.
 # A test prints "ok - NAME" / "not ok - NAME" lines (TAP-like); each counts.
 # A test that exits non-zero without a "not ok" line counts as one failure,
 # one that exits 0 without an "ok" line as one pass.
@@ -67,7 +68,10 @@ if [ "$mode" != unit ]; then
 	for s in tests/vm/scenarios/*.guest.sh; do
 		[ -e "$s" ] || continue
 		[ -n "$filter" ] && [[ $s != *$filter* ]] && continue
-		run_one "$s" tests/vm/run-scenario.sh "$s"
+		# "# fairlab-vm: OPTIONS" in a scenario: its VM shape (--smp 4 ...)
+		vmopts=$(sed -n 's/^#[[:space:]]*fairlab-vm:[[:space:]]*//p' "$s" | head -n1)
+		# shellcheck disable=SC2086
+		run_one "$s" tests/vm/run-scenario.sh $vmopts "$s"
 	done
 fi
 

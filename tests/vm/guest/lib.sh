@@ -277,8 +277,9 @@ record_start() {
 }
 
 # record_stop NAME: SIGINT the recorder, wait (bounded, 30 s), then check
-# $FL_OUT/NAME.record.log for lost events (sets FL_LOST to their count;
-# FL_ALLOW_LOST=1 turns a loss into a log line instead of a failure).
+# the file's buffer statistics (trace-cmd report --stat, kept in
+# $FL_OUT/NAME.stat.txt) for lost events: sets FL_LOST to their count;
+# FL_ALLOW_LOST=1 turns a loss into a log line instead of a failure.
 record_stop() {
 	_n=$1
 	_p=$(cat "/tmp/fl-record-$_n.pid" 2>/dev/null)
@@ -291,10 +292,12 @@ record_stop() {
 	fi
 	wait "$_p" 2>/dev/null
 	rm -f "/tmp/fl-record-$_n.pid"
-	# per-CPU stats printed by trace-cmd record at exit: "overrun: N",
-	# "dropped events: N" (only present when non-zero in some versions)
-	FL_LOST=$(awk '/^overrun:|^dropped events:/ { s += $NF } END { print s + 0 }' \
-		"$FL_OUT/$_n.record.log")
+	# Kernel buffer statistics stored in the file (trace-cmd 3.1 does not
+	# print them at record exit): overrun, commit overrun and dropped
+	# events mean lost events.  "entries" left in the buffer are normal here.
+	trace-cmd report --stat -i "$FL_OUT/$_n.dat" >"$FL_OUT/$_n.stat.txt" 2>&1
+	FL_LOST=$(awk -F: '/^overrun:|^commit overrun:|^dropped events:/ { s += $2 }
+		END { print s + 0 }' "$FL_OUT/$_n.stat.txt")
 	if [ ! -s "$FL_OUT/$_n.dat" ]; then
 		not_ok "record $_n" "no $FL_OUT/$_n.dat: $(tail -3 "$FL_OUT/$_n.record.log" | tr '\n' ' ')"
 	elif [ "$FL_LOST" != 0 ] && [ "${FL_ALLOW_LOST:-0}" != 1 ]; then

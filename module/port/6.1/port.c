@@ -13,10 +13,33 @@ const struct fl_port_func fl_port_funcs[] = {
 	/* update_pick_idlest() is inlined here (idlest.c) */
 	{ "find_idlest_group", FL_SIZE_find_idlest_group, fl_find_idlest_group },
 	/* tg surface: every copy of update_tg_load_avg() (pelt.c et al.) */
+	{ "enqueue_entity", FL_SIZE_enqueue_entity, fl_enqueue_entity },
+	{ "enqueue_task_fair", FL_SIZE_enqueue_task_fair, fl_enqueue_task_fair },
+	{ "unthrottle_cfs_rq", FL_SIZE_unthrottle_cfs_rq, fl_unthrottle_cfs_rq },
+	{ "dequeue_entity", FL_SIZE_dequeue_entity, fl_dequeue_entity },
+	{ "dequeue_task_fair", FL_SIZE_dequeue_task_fair, fl_dequeue_task_fair },
+	{ "set_next_entity", FL_SIZE_set_next_entity, fl_set_next_entity },
+	{ "task_tick_fair", FL_SIZE_task_tick_fair, fl_task_tick_fair },
+	{ "propagate_entity_cfs_rq", FL_SIZE_propagate_entity_cfs_rq,
+	  fl_propagate_entity_cfs_rq },
+	{ "attach_entity_cfs_rq", FL_SIZE_attach_entity_cfs_rq,
+	  fl_attach_entity_cfs_rq },
+	{ "detach_task_cfs_rq", FL_SIZE_detach_task_cfs_rq, fl_detach_task_cfs_rq },
+	{ "update_blocked_averages", FL_SIZE_update_blocked_averages,
+	  fl_update_blocked_averages },
+	{ "__sched_group_set_shares", FL_SIZE___sched_group_set_shares,
+	  fl___sched_group_set_shares },
 	{ }
 };
 
 const struct fl_symreq *const fl_port_symtabs[] = {
 	fl_syms_idlest,
+	fl_syms_pelt,
+	fl_syms_enqueue,
+	fl_syms_dequeue,
+	fl_syms_tick,
+	fl_syms_attach,
+	fl_syms_blocked,
+	fl_syms_shares,
 	NULL
 };

@@ -1,0 +1,140 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The 6.1 port's tg surface under load: fairlab.ko patches the 12 writers
+# of tg->load_avg, a fork/wakeup/throttle/reweight/migrate-heavy workload
+# runs ~10 s in a 3-level cgroup tree plus autogroups, every call site
+# reports attempts, and the audit shows tg->load_avg == sum of contribs for
+# every group, under stock and across policy switches; then unpatch and
+# unload.  Any WARN/BUG/taint fails the run (run-scenario.sh).
+#
+#   tests/vm/run-scenario.sh --smp 4 tests/vm/scenarios/port-tg.guest.sh
+. "$FL_LIB"
+LP=$FL_LIVEPATCH/fairlab
+P=/sys/module/fairlab/parameters
+CG=/sys/fs/cgroup
+: "${FL_PORT_SECS:=10}"
+
+FUNCS="enqueue_entity enqueue_task_fair unthrottle_cfs_rq dequeue_entity
+dequeue_task_fair set_next_entity task_tick_fair propagate_entity_cfs_rq
+attach_entity_cfs_rq detach_task_cfs_rq update_blocked_averages
+__sched_group_set_shares"
+
+# audit_exact NAME: every group's tg_load_avg equals its sum of contribs.
+audit_exact() {
+	if ! cat /sys/kernel/fairlab/audit >/tmp/audit.txt 2>/tmp/audit.err; then
+		not_ok "$1" "audit read failed: $(cat /tmp/audit.err)"
+		return 1
+	fi
+	_r=$(awk '!/^#/ { n++; if ($2 != $3) { bad++; if (!m) m = $0 } }
+		END { printf "%d %d %s", n, bad, m }' /tmp/audit.txt)
+	set -- "$1" $_r
+	if [ "$3" = 0 ] && [ "$2" -gt 0 ]; then
+		ok "$1 ($2 groups)"
+	else
+		_n=$1; shift 3
+		not_ok "$_n" "$2 of $1 groups differ, first: $*"
+	fi
+}
+
+# site_attempts NAME: attempts counted at call site NAME
+site_attempts() {
+	awk -v s="$1" '$1 == "site" && $2 == s { print $3 }' /sys/kernel/fairlab/stats
+}
+
+# /tmp/loop.sh SECS CMD...: run CMD over and over until SECS have passed
+cat >/tmp/loop.sh <<'EOF2'
+end=$(( $(date +%s) + $1 )); shift
+while [ "$(date +%s)" -lt $end ]; do "$@" >/dev/null 2>&1; done
+EOF2
+
+load_mod fairlab_trace || exit 1
+dmesg_mark
+load_lp fairlab tg_policy=stock || exit 1
+for f in $FUNCS; do
+	check "$f patched" test -d "$LP/vmlinux/$f,1"
+done
+audit_exact "audit exact after patch"
+
+# a/{b/{c,d},e}: processes only in leaves (cgroup v2), a/e bandwidth-limited
+mkdir -p $CG/a && echo +cpu >$CG/a/cgroup.subtree_control &&
+	mkdir -p $CG/a/b && echo +cpu >$CG/a/b/cgroup.subtree_control &&
+	mkdir -p $CG/a/b/c $CG/a/b/d $CG/a/e || die "cannot build the cgroup tree"
+check "a/e cpu.max 20ms/100ms" sh -c "echo '20000 100000' > $CG/a/e/cpu.max"
+check "a/b/c cpu.max 50ms/100ms" sh -c "echo '50000 100000' > $CG/a/b/c/cpu.max"
+
+log "t=$(cut -d' ' -f1 /proc/uptime) workload ${FL_PORT_SECS}s"
+s=$FL_PORT_SECS
+cg_run a/b/c sh /tmp/loop.sh $s hackbench -g 2 -f 4 -l 50 &
+hb=$!
+cg_run a/b/d stress-ng --fork 2 -t ${s}s -q >/tmp/sng-fork.log 2>&1 &
+p1=$!
+cg_run a/e stress-ng --cpu 2 -t ${s}s -q >/tmp/sng-cpu.log 2>&1 &
+p2=$!
+cg_run a/b/d sh /tmp/loop.sh $s /bin/true &
+p3=$!
+# autogroups: new sessions in the root cgroup, each exit detaches/attaches
+setsid sh /tmp/loop.sh $s /bin/true &
+p4=$!
+setsid sh /tmp/loop.sh $s /bin/true &
+p5=$!
+# migrate a CPU burner between leaves (task_change_group_fair), reweight
+# (sched_group_set_shares) and re-limit (throttle/unthrottle) meanwhile
+cg_run a/b/c sh -c 'while :; do :; done' &
+mv=$!
+end=$(( $(date +%s) + s ))
+i=0
+while [ "$(date +%s)" -lt $end ]; do
+	for g in a/b/c a/b/d a/e a/b/c; do
+		echo $mv >$CG/$g/cgroup.procs 2>/dev/null
+		sleep 0.2
+	done
+	w=$(( (i % 5) * 40 + 20 ))
+	echo $w >$CG/a/b/cpu.weight
+	echo $(( 220 - w )) >$CG/a/b/c/cpu.weight
+	echo $(( w * 2 )) >$CG/a/e/cpu.weight
+	[ $((i % 2)) = 0 ] && q="10000 100000" || q="30000 50000"
+	echo "$q" >$CG/a/e/cpu.max
+	i=$((i + 1))
+	[ $i = 3 ] && audit_exact "audit exact during the workload"
+done
+kill -KILL $mv 2>/dev/null
+check "workload finished" wait_for 60 eval "! kill -0 $hb 2>/dev/null && ! kill -0 $p1 2>/dev/null && ! kill -0 $p2 2>/dev/null && ! kill -0 $p3 2>/dev/null && ! kill -0 $p4 2>/dev/null && ! kill -0 $p5 2>/dev/null"
+wait 2>/dev/null
+log "t=$(cut -d' ' -f1 /proc/uptime) workload done ($i reconfiguration rounds)"
+cp /sys/kernel/fairlab/stats "$FL_OUT/stats-stock.txt"
+cat /tmp/sng-fork.log /tmp/sng-cpu.log >"$FL_OUT/workload.log" 2>&1
+
+for site in enqueue_entity dequeue_entity set_next_entity entity_tick \
+	enqueue_task_fair dequeue_task_fair unthrottle_cfs_rq \
+	propagate_entity_cfs_rq sched_group_set_shares blocked_averages_se \
+	blocked_averages attach_entity_cfs_rq detach_entity_cfs_rq; do
+	n=$(site_attempts $site)
+	check "site $site reached (${n:-none})" test "${n:-0}" -gt 0
+done
+# update_load_avg(.., 0 or SKIP_AGE_LOAD) never publishes: no attempts
+for site in attach_entity_ula detach_entity_ula; do
+	assert_eq "site $site: no attempts" 0 "$(site_attempts $site)"
+done
+audit_exact "audit exact after the stock workload"
+
+# the invariant across switches, with a short workload under each policy
+for pol in force nonzero stock; do
+	if ! sh -c "echo $pol > $P/tg_policy" 2>/dev/null; then
+		not_ok "switch tg_policy to $pol" "rejected"
+		continue
+	fi
+	ok "switch tg_policy to $pol"
+	cg_run a/b/c stress-ng --fork 2 -t 2s -q >/dev/null 2>&1 &
+	cg_run a/e sh /tmp/loop.sh 2 /bin/true &
+	setsid sh /tmp/loop.sh 2 /bin/true &
+	wait
+	audit_exact "audit exact under $pol"
+done
+cp /sys/kernel/fairlab/stats "$FL_OUT/stats-end.txt"
+
+disable_lp fairlab
+unload_mod fairlab
+unload_mod fairlab_trace
+assert_dmesg_lacks "WARNING|BUG|Oops|fairlab.*(refus|missing|not found)"
+assert_taint_ok

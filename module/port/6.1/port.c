@@ -9,9 +9,14 @@
 #include "port.h"
 #include "sizes.h"
 
+#ifndef FL_PORT_SIZE_SKEW
+#define FL_PORT_SIZE_SKEW 0
+#endif
+
 const struct fl_port_func fl_port_funcs[] = {
 	/* update_pick_idlest() is inlined here (idlest.c) */
-	{ "find_idlest_group", FL_SIZE_find_idlest_group, fl_find_idlest_group },
+	{ "find_idlest_group", FL_SIZE_find_idlest_group + FL_PORT_SIZE_SKEW,
+	  fl_find_idlest_group },
 	/* tg surface: every copy of update_tg_load_avg() (pelt.c et al.) */
 	{ "enqueue_entity", FL_SIZE_enqueue_entity, fl_enqueue_entity },
 	{ "enqueue_task_fair", FL_SIZE_enqueue_task_fair, fl_enqueue_task_fair },

@@ -10,8 +10,15 @@
 
 #include "compat.h"
 
-/* The exact build this port mirrors; the module refuses any other. */
+/*
+ * The exact build this port mirrors; the module refuses any other.  The
+ * refusal test (tests/vm/scenarios/port-refusal) builds copies of the
+ * module that claim another build with -DFL_PORT_RELEASE=... or
+ * -DFL_PORT_SIZE_SKEW=N: the check itself is the same code.
+ */
+#ifndef FL_PORT_RELEASE
 #define FL_PORT_RELEASE		"6.1.0-57-amd64"
+#endif
 #define FL_PORT_VERSION		"#1 SMP PREEMPT_DYNAMIC Debian 6.1.192-3 (2026-11-26)"
 
 /* A replaced function: its vmlinux name and size, and our version. */

@@ -17,8 +17,9 @@ record_start verdicts -e fairlab:pick_idlest -e fairlab:policy_switch || exit 1
 for p in stock idle_cpus nr_running; do
 	echo $p > $P
 	cg_run burst/a hackbench -g 2 -f 4 -l 30 >/dev/null 2>&1 &
+	hb=$!
 	cg_run burst/b run_as_user stress-ng --exec 2 --fork 2 -t 3s -q >/dev/null 2>&1
-	wait
+	wait $hb	# not a bare wait: trace-cmd runs in the background
 done
 record_stop verdicts
 grep . /sys/kernel/fairlab/stats | grep idlest_policy > "$FL_OUT/stats.txt"

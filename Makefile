@@ -19,7 +19,7 @@ DEPS_STAMP = $(CACHE)/deps-6.1.192-3.done
 export KREL CACHE
 
 .PHONY: all modules userspace deps check check-unit check-vm demo \
-	bench-module bench-analyzer install clean
+	bench-module bench-analyzer install clean refusal-modules
 
 all: modules userspace
 
@@ -35,13 +35,17 @@ modules: $(DEPS_STAMP)
 userspace: $(DEPS_STAMP)
 	$(MAKE) -C tools
 
-check: all
+# Copies of fairlab.ko that expect another kernel build (port-refusal test).
+refusal-modules: modules
+	@tests/vm/build-refusal-modules.sh
+
+check: all refusal-modules
 	@tests/run.sh
 
 check-unit: all
 	@tests/run.sh --unit-only
 
-check-vm: all
+check-vm: all refusal-modules
 	@tests/run.sh --vm-only
 
 demo: all

@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The statistics engine: record ordering, dispatch, policy segments.
+ * The accounting of each record type is in fa_update.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fa_engine_int.h"
+
+struct fa_engine *fa_engine_new(const struct fa_engine_cfg *cfg)
+{
+	struct fa_engine *e = calloc(1, sizeof(*e));
+
+	if (!e)
+		return NULL;
+	if (cfg)
+		e->cfg = *cfg;
+	fa_tgtab_init(&e->tgtab);
+	fa_seg_init(&e->seg);
+	fa_seg_init(&e->total);
+	e->total.index = -1;
+	return e;
+}
+
+void fa_engine_free(struct fa_engine *e)
+{
+	if (!e)
+		return;
+	fa_tgtab_free(&e->tgtab);
+	fa_seg_free(&e->seg);
+	fa_seg_free(&e->total);
+	free(e->node);
+	free(e);
+}
+
+const struct fa_segment *fa_engine_total(const struct fa_engine *e)
+{
+	return &e->total;
+}
+
+u32 fa_engine_segments(const struct fa_engine *e)
+{
+	return e->nsegments;
+}
+
+const struct fa_tg *fa_engine_tg(const struct fa_engine *e, u32 i)
+{
+	return i < e->tgtab.n ? &e->tgtab.tg[i] : NULL;
+}
+
+const struct fa_tg *fa_engine_tg_by_id(const struct fa_engine *e, u64 id)
+{
+	s64 i = fa_tgtab_find(&e->tgtab, id);
+
+	return i < 0 ? NULL : &e->tgtab.tg[i];
+}
+
+int fa_engine_cpu_node(const struct fa_engine *e, s32 cpu)
+{
+	return cpu >= 0 && (u32)cpu < e->nr_node ? e->node[cpu] : -1;
+}
+
+static int set_node(struct fa_engine *e, s32 cpu, s32 node)
+{
+	u32 n = e->nr_node ? e->nr_node : 8, i;
+	s32 *p;
+
+	if (cpu < 0 || cpu >= FA_MAX_CPUS)
+		return 0;
+	if ((u32)cpu >= e->nr_node) {
+		while (n <= (u32)cpu)
+			n *= 2;
+		p = realloc(e->node, n * sizeof(*p));
+		if (!p)
+			return -1;
+		for (i = e->nr_node; i < n; i++)
+			p[i] = -1;
+		e->node = p;
+		e->nr_node = n;
+	}
+	e->node[cpu] = node < 0 ? -1 : node;
+	return 0;
+}
+
+static int on_tg_info(struct fa_engine *e, const struct fa_tg_info *t)
+{
+	s64 i = fa_tgtab_get(&e->tgtab, t->tg);
+	struct fa_tg *g;
+
+	if (i < 0)
+		return -1;
+	g = &e->tgtab.tg[i];
+	g->parent = t->parent;
+	g->level = t->level;
+	g->named = true;
+	memcpy(g->name, t->name, sizeof(g->name));
+	g->name[sizeof(g->name) - 1] = '\0';
+	return 0;
+}
+
+/*
+ * Whole-trace policy labels: those of the segments, or "mixed" when the
+ * segments differ.
+ */
+static void label_total(struct fa_segment *t, const struct fa_segment *s)
+{
+	if (s->tg_policy_known && !t->tg_policy_mixed) {
+		if (!t->tg_policy_known) {
+			t->tg_policy_known = true;
+			t->tg_policy = s->tg_policy;
+		} else if (t->tg_policy.id != s->tg_policy.id ||
+			   t->tg_policy.arg != s->tg_policy.arg) {
+			t->tg_policy_known = false;
+			t->tg_policy_mixed = true;
+		}
+	}
+	if (s->idlest_policy_known && !t->idlest_policy_mixed) {
+		if (!t->idlest_policy_known) {
+			t->idlest_policy_known = true;
+			t->idlest_policy = s->idlest_policy;
+		} else if (t->idlest_policy != s->idlest_policy) {
+			t->idlest_policy_known = false;
+			t->idlest_policy_mixed = true;
+		}
+	}
+}
+
+/* Closes the open segment at @t and opens the next with the same labels. */
+static int close_segment(struct fa_engine *e, u64 t)
+{
+	struct fa_segment *s = &e->seg;
+	bool tk = s->tg_policy_known, ik = s->idlest_policy_known;
+	struct fl_tg_policy tp = s->tg_policy;
+	u32 ip = s->idlest_policy, i;
+
+	for (i = 0; i < e->tgtab.n; i++) {
+		if (!e->tgtab.tg[i].timed)
+			continue;
+		fa_tg_advance(e, i, t);
+		fa_err_merge(&s->err, &s->tgs[i].err);
+	}
+	s->t_end = t;
+	if (e->seg_has_records) {
+		s->index = (int)e->nsegments;
+		if (e->cfg.on_segment)
+			e->cfg.on_segment(s, e->cfg.arg);
+		label_total(&e->total, s);
+		e->nsegments++;
+	}
+	/* Empty segments still count in the whole trace's time. */
+	if (fa_seg_merge(&e->total, s))
+		return -1;
+	fa_seg_reset(s);
+	s->t_start = t;
+	s->tg_policy_known = tk;
+	s->tg_policy = tp;
+	s->idlest_policy_known = ik;
+	s->idlest_policy = ip;
+	e->seg_has_records = false;
+	return 0;
+}
+
+static int on_policy_switch(struct fa_engine *e, const struct fa_policy_switch *p)
+{
+	struct fa_segment *s = &e->seg;
+
+	if (p->kind == FL_KIND_TG) {
+		if (!s->tg_policy_known) {
+			s->tg_policy_known = true;
+			s->tg_policy.id = p->old_policy;
+			s->tg_policy.arg = p->old_arg;
+		}
+		if (s->tg_policy.id == p->new_policy &&
+		    s->tg_policy.arg == p->new_arg)
+			return 0;
+		if (e->seg_has_records && close_segment(e, e->now))
+			return -1;
+		s->tg_policy.id = p->new_policy;
+		s->tg_policy.arg = p->new_arg;
+	} else if (p->kind == FL_KIND_IDLEST) {
+		if (!s->idlest_policy_known) {
+			s->idlest_policy_known = true;
+			s->idlest_policy = p->old_policy;
+		}
+		if (s->idlest_policy == p->new_policy)
+			return 0;
+		if (e->seg_has_records && close_segment(e, e->now))
+			return -1;
+		s->idlest_policy = p->new_policy;
+	}
+	return 0;
+}
+
+static int process(struct fa_engine *e, const struct fa_event *ev)
+{
+	fa_series_advance(e, ev->ts);
+	e->now = ev->ts;
+	e->seg.records++;
+	switch (ev->type) {
+	case FA_EV_TG_UPDATE:
+		e->seg_has_records = true;
+		return fa_on_tg_update(e, ev);
+	case FA_EV_PICK_IDLEST:
+		e->seg_has_records = true;
+		return fa_on_pick_idlest(e, ev);
+	case FA_EV_POLICY_SWITCH:
+		return on_policy_switch(e, &ev->u.policy_switch);
+	case FA_EV_TG_INFO:
+		return on_tg_info(e, &ev->u.tg_info);
+	case FA_EV_CPU_TOPOLOGY:
+		return set_node(e, ev->u.cpu_topology.cpu,
+				ev->u.cpu_topology.node);
+	case FA_EV_TG_AUDIT:
+		return fa_on_tg_audit(e, ev);
+	}
+	e->seg.records--;	/* not a fairlab record */
+	return 0;
+}
+
+/* Processes the held records, executing CPU first, then arrival order. */
+static int flush(struct fa_engine *e)
+{
+	u16 order[FA_BATCH_MAX];
+	u32 n = e->nbatch, i, j;
+	u16 k;
+
+	for (i = 0; i < n; i++) {
+		/* Insertion sort: the batch is short and usually sorted. */
+		k = (u16)i;
+		for (j = i; j > 0 && e->batch[order[j - 1]].cpu > e->batch[k].cpu; j--)
+			order[j] = order[j - 1];
+		order[j] = k;
+	}
+	e->nbatch = 0;
+	for (i = 0; i < n; i++)
+		if (process(e, &e->batch[order[i]]))
+			return -1;
+	return 0;
+}
+
+int fa_engine_feed(struct fa_engine *e, const struct fa_event *ev)
+{
+	struct fa_event *slot;
+	u64 ts = ev->ts;
+
+	if (e->failed || e->finished)
+		return -1;
+	if (!e->started) {
+		e->started = true;
+		e->now = ts;
+		e->seg.t_start = ts;
+		e->total.t_start = ts;
+		fa_series_start(e, ts);
+	}
+	if (e->nbatch && ts > e->batch[0].ts) {
+		if (flush(e))
+			goto fail;
+	}
+	/* Time never runs backwards: an old record happens now. */
+	if (e->nbatch && ts < e->batch[0].ts) {
+		ts = e->batch[0].ts;
+		e->seg.late++;
+	} else if (!e->nbatch && ts < e->now) {
+		ts = e->now;
+		e->seg.late++;
+	}
+	if (e->nbatch == FA_BATCH_MAX && flush(e))
+		goto fail;
+	slot = &e->batch[e->nbatch++];
+	*slot = *ev;
+	slot->ts = ts;
+	return 0;
+fail:
+	e->failed = true;
+	return -1;
+}
+
+int fa_engine_finish(struct fa_engine *e)
+{
+	if (e->failed)
+		return -1;
+	if (e->finished)
+		return 0;
+	if (flush(e))
+		goto fail;
+	e->finished = true;
+	if (!e->started)
+		return 0;
+	fa_series_advance(e, e->now);
+	fa_series_finish(e);
+	if (close_segment(e, e->now))
+		goto fail;
+	e->total.t_end = e->now;
+	return 0;
+fail:
+	e->failed = true;
+	return -1;
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The fairlab statistics engine: fed decoded records one at a time, it
+ * reports each policy segment as it closes and the whole trace at the end.
+ *
+ * Ordering: records should arrive in timestamp order (as libtracecmd
+ * merges the per-CPU buffers).  Records with equal timestamps are
+ * processed in order of executing CPU, then of arrival, whatever order
+ * they came in, so results do not depend on how ties were merged.  A
+ * record older than one already processed is counted as late and
+ * processed at the current time (time never runs backwards).
+ *
+ * Segments: a policy_switch that changes a policy closes the current
+ * segment and opens the next; a switch to the policy already in force
+ * (fairlab.ko emits one at load) only labels the segment.  Segments
+ * without a tg_update or pick_idlest record are not reported.
+ * Per-cfs_rq state, names and the last writer carry over segments.
+ *
+ * Memory is bounded by the number of task groups and CPUs, not by the
+ * number of records: nothing per record is kept.
+ */
+#ifndef FA_ENGINE_H
+#define FA_ENGINE_H
+
+#include "fa_stats.h"
+#include "fa_tgtab.h"
+
+struct fa_engine;
+
+/* One time bin of the whole trace (for plots). */
+struct fa_bin {
+	u64 t_start, t_end;	/* trace clock, ns */
+	int segment;		/* segment in force at t_start */
+	u64 attempts, writes, switches;
+	double err_sum;		/* time-weighted mean of sum over groups of |E|, load units */
+	double err_rel;		/* same divided by sum over groups of sum(load), fraction */
+	u32 groups;		/* groups with error state at t_end */
+};
+
+struct fa_engine_cfg {
+	/* Called when a segment closes; @seg is valid during the call only. */
+	void (*on_segment)(const struct fa_segment *seg, void *arg);
+	/* Called for each time bin of bin_ns (0: no bins) from the first record. */
+	void (*on_bin)(const struct fa_bin *bin, void *arg);
+	u64 bin_ns;
+	void *arg;
+};
+
+struct fa_engine *fa_engine_new(const struct fa_engine_cfg *cfg);
+void fa_engine_free(struct fa_engine *e);
+
+/* Returns 0, or -1 when out of memory (the engine is then unusable). */
+int fa_engine_feed(struct fa_engine *e, const struct fa_event *ev);
+
+/*
+ * Ends the trace at the last record: closes the open segment (calling
+ * on_segment) and the last bin.  Returns 0 or -1 (out of memory).
+ */
+int fa_engine_finish(struct fa_engine *e);
+
+/* After fa_engine_finish(): the whole trace, all segments merged. */
+const struct fa_segment *fa_engine_total(const struct fa_engine *e);
+/* Number of segments reported so far. */
+u32 fa_engine_segments(const struct fa_engine *e);
+
+/* Group @i of the segment arrays (0 <= i < seg->nr_tgs), NULL past the end. */
+const struct fa_tg *fa_engine_tg(const struct fa_engine *e, u32 i);
+/* The group with this id, NULL when never seen. */
+const struct fa_tg *fa_engine_tg_by_id(const struct fa_engine *e, u64 id);
+/* NUMA node of @cpu from cpu_topology, -1 when unknown. */
+int fa_engine_cpu_node(const struct fa_engine *e, s32 cpu);
+/* "name" from tg_info, else "autogroup-N" or "cgroup-N". */
+const char *fa_tg_label(const struct fa_tg *g, char *buf, size_t n);
+
+/* Canonical policy names ("relative:8", "stock"); "policy#N" when unknown. */
+const char *fa_tg_policy_label(const struct fl_tg_policy *p, char *buf, size_t n);
+const char *fa_idlest_policy_label(u32 id, char *buf, size_t n);
+const char *fa_site_label(u32 site, char *buf, size_t n);
+
+#endif /* FA_ENGINE_H */

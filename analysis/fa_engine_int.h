@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Engine internals shared by the analysis/ sources; not for callers.
+ */
+#ifndef FA_ENGINE_INT_H
+#define FA_ENGINE_INT_H
+
+#include "fa_engine.h"
+
+/*
+ * Records with one timestamp held back to be ordered by CPU.  More than
+ * this many at one timestamp are processed in chunks (ordered per chunk).
+ */
+#define FA_BATCH_MAX 256
+
+/* Time bins: the running sums the plot series are made of. */
+struct fa_series {
+	struct fa_bin bin;	/* the open bin */
+	u64 last_t;		/* integrated up to here */
+	double err_time;	/* integral of err_abs_sum over the bin */
+	double rel_time;	/* integral of err_abs_sum / load_sum */
+	u64 rel_ns;
+	s64 err_abs_sum;	/* sum over groups of |E| now */
+	s64 load_sum;		/* sum over groups of sum(load) now */
+	u32 groups;		/* groups with a tg_update so far */
+};
+
+struct fa_engine {
+	struct fa_engine_cfg cfg;
+	struct fa_tgtab tgtab;
+	s32 *node;		/* cpu -> NUMA node, -1 unknown */
+	u32 nr_node;
+
+	struct fa_segment seg;	/* open segment */
+	struct fa_segment total;
+	u32 nsegments;		/* reported so far */
+	bool seg_has_records;
+
+	bool started, finished, failed;
+	u64 now;		/* timestamp of the last processed record */
+
+	u32 nbatch;
+	struct fa_event batch[FA_BATCH_MAX];
+
+	struct fa_series series;
+};
+
+/* fa_segment.c */
+void fa_seg_init(struct fa_segment *s);
+void fa_seg_free(struct fa_segment *s);
+int fa_seg_reserve(struct fa_segment *s, u32 nr_tgs, u32 nr_cpus);
+void fa_seg_reset(struct fa_segment *s);
+int fa_seg_merge(struct fa_segment *dst, const struct fa_segment *src);
+
+/* fa_update.c: one record each, at e->now. */
+int fa_on_tg_update(struct fa_engine *e, const struct fa_event *ev);
+int fa_on_pick_idlest(struct fa_engine *e, const struct fa_event *ev);
+int fa_on_tg_audit(struct fa_engine *e, const struct fa_event *ev);
+/* Integrates group @i's error in the open segment up to @t. */
+void fa_tg_advance(struct fa_engine *e, u32 i, u64 t);
+
+/* fa_series.c */
+void fa_series_start(struct fa_engine *e, u64 t);
+void fa_series_advance(struct fa_engine *e, u64 t);
+void fa_series_finish(struct fa_engine *e);
+
+#endif /* FA_ENGINE_INT_H */

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The input of the statistics engine: one decoded fairlab:* record.
+ *
+ * Field meanings are those of module/fairlab_trace_events.h; the engine
+ * never sees a file, so tests build these structs by hand and the trace
+ * reader (tools/) fills them from libtraceevent fields.
+ */
+#ifndef FA_EVENTS_H
+#define FA_EVENTS_H
+
+#include "policy.h"
+
+/* Longest task group name kept (cgroup names longer are truncated). */
+#define FA_NAME_MAX 128
+
+enum fa_event_type {
+	FA_EV_TG_UPDATE,
+	FA_EV_PICK_IDLEST,
+	FA_EV_POLICY_SWITCH,
+	FA_EV_TG_INFO,
+	FA_EV_CPU_TOPOLOGY,
+	FA_EV_TG_AUDIT,
+	FA_EV_NR_TYPES
+};
+
+/* One tg->load_avg update attempt. */
+struct fa_tg_update {
+	u64 tg;			/* cgroup id, or autogroup id | FL_TG_AUTOGROUP_FLAG */
+	u64 load;		/* cfs_rq->avg.load_avg now */
+	u64 contrib;		/* tg_load_avg_contrib before the attempt */
+	s64 delta;		/* load - contrib */
+	s64 tg_load_avg;	/* tg->load_avg after the attempt */
+	u64 since_ns;		/* since the last publish, FL_SINCE_NEVER = never */
+	u32 arg;		/* policy argument */
+	s32 cfs_cpu;		/* the cfs_rq's CPU (may differ from the record's) */
+	u16 nr_cpus;
+	u8 site;		/* enum fl_site */
+	u8 policy;		/* enum fl_tg_policy_id */
+	bool written;
+};
+
+/* One update_pick_idlest() decision. */
+struct fa_pick_idlest {
+	struct fl_sg_stats idlest;	/* the current idlest group */
+	struct fl_sg_stats group;	/* the candidate */
+	s32 idlest_cpu;			/* -1: no idlest group yet */
+	s32 group_cpu;
+	u8 policy;			/* enum fl_idlest_policy_id */
+	bool picked;
+};
+
+struct fa_policy_switch {
+	u32 old_arg, new_arg;
+	u8 kind;			/* enum fl_policy_kind */
+	u8 old_policy, new_policy;
+};
+
+struct fa_tg_info {
+	u64 tg, parent;
+	u32 level;
+	char name[FA_NAME_MAX];		/* NUL-terminated */
+};
+
+struct fa_cpu_topology {
+	s32 cpu, node, llc;
+};
+
+struct fa_tg_audit {
+	u64 seq, tg;
+	s64 tg_load_avg, sum_contrib;
+	u64 sum_load;
+};
+
+/*
+ * A record: its timestamp (trace clock, ns), the CPU that executed it
+ * (the ring buffer it came from) and the decoded payload.
+ */
+struct fa_event {
+	u64 ts;
+	s32 cpu;
+	u32 type;			/* enum fa_event_type */
+	union {
+		struct fa_tg_update tg_update;
+		struct fa_pick_idlest pick_idlest;
+		struct fa_policy_switch policy_switch;
+		struct fa_tg_info tg_info;
+		struct fa_cpu_topology cpu_topology;
+		struct fa_tg_audit tg_audit;
+	} u;
+};
+
+#endif /* FA_EVENTS_H */

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Weighted log-linear histogram (see fa_hist.h).
+ */
+#include "fa_hist.h"
+
+static u32 ilog2_u64(u64 v)
+{
+	return 63u - (u32)__builtin_clzll(v);	/* v != 0 */
+}
+
+u32 fa_hist_index(u64 v)
+{
+	u32 e;
+
+	if (v < FA_HIST_SUB)
+		return (u32)v;
+	e = ilog2_u64(v);
+	return FA_HIST_SUB + (e - FA_HIST_SUB_BITS) * FA_HIST_SUB +
+	       (u32)((v >> (e - FA_HIST_SUB_BITS)) & (FA_HIST_SUB - 1));
+}
+
+u64 fa_hist_bucket_low(u32 idx)
+{
+	u32 e, sub;
+
+	if (idx < FA_HIST_SUB)
+		return idx;
+	e = (idx - FA_HIST_SUB) / FA_HIST_SUB + FA_HIST_SUB_BITS;
+	sub = (idx - FA_HIST_SUB) % FA_HIST_SUB;
+	return (u64)(FA_HIST_SUB + sub) << (e - FA_HIST_SUB_BITS);
+}
+
+u64 fa_hist_bucket_high(u32 idx)
+{
+	u32 e;
+
+	if (idx < FA_HIST_SUB)
+		return idx;
+	e = (idx - FA_HIST_SUB) / FA_HIST_SUB + FA_HIST_SUB_BITS;
+	return fa_hist_bucket_low(idx) + ((1ull << (e - FA_HIST_SUB_BITS)) - 1);
+}
+
+void fa_hist_add(struct fa_hist *h, u64 v, u64 weight)
+{
+	h->w[fa_hist_index(v)] += weight;
+	h->total += weight;
+}
+
+void fa_hist_merge(struct fa_hist *dst, const struct fa_hist *src)
+{
+	u32 i;
+
+	if (!src->total)
+		return;
+	for (i = 0; i < FA_HIST_BUCKETS; i++)
+		dst->w[i] += src->w[i];
+	dst->total += src->total;
+}
+
+u64 fa_hist_percentile(const struct fa_hist *h, double p)
+{
+	double target = p * (double)h->total;
+	u64 cum = 0;
+	u32 i;
+
+	if (!h->total)
+		return 0;
+	for (i = 0; i < FA_HIST_BUCKETS; i++) {
+		cum += h->w[i];
+		if (h->w[i] && (double)cum >= target)
+			return fa_hist_bucket_high(i);
+	}
+	return fa_hist_bucket_high(FA_HIST_BUCKETS - 1);
+}
+
+u32 fa_hist_octave(u64 v)
+{
+	return v ? ilog2_u64(v) + 1 : 0;
+}
+
+void fa_hist_octaves(const struct fa_hist *h, u64 out[FA_HIST_OCTAVES])
+{
+	u32 i;
+
+	for (i = 0; i < FA_HIST_OCTAVES; i++)
+		out[i] = 0;
+	for (i = 0; i < FA_HIST_BUCKETS; i++)
+		out[fa_hist_octave(fa_hist_bucket_low(i))] += h->w[i];
+}

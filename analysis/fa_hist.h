@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Weighted log-linear histogram of u64 values.
+ *
+ * Percentiles come from here instead of stored samples, so memory does not
+ * grow with the length of a trace.  Values below 8 have a bucket each;
+ * above, every power of two is split into 8 equal buckets, so a percentile
+ * read back is at most 12.5% above the true value.  Weights are integers
+ * (nanoseconds for time weighting), so results are exact and repeatable.
+ */
+#ifndef FA_HIST_H
+#define FA_HIST_H
+
+#include "fl_types.h"
+
+#define FA_HIST_SUB_BITS	3
+#define FA_HIST_SUB		(1u << FA_HIST_SUB_BITS)
+#define FA_HIST_BUCKETS		(FA_HIST_SUB + (64 - FA_HIST_SUB_BITS) * FA_HIST_SUB)
+
+/* Octave k >= 1 holds [2^(k-1), 2^k); octave 0 holds the value 0. */
+#define FA_HIST_OCTAVES		65
+
+struct fa_hist {
+	u64 total;			/* sum of all weights */
+	u64 w[FA_HIST_BUCKETS];
+};
+
+u32 fa_hist_index(u64 v);
+u64 fa_hist_bucket_low(u32 idx);
+u64 fa_hist_bucket_high(u32 idx);	/* inclusive */
+
+void fa_hist_add(struct fa_hist *h, u64 v, u64 weight);
+void fa_hist_merge(struct fa_hist *dst, const struct fa_hist *src);
+
+/*
+ * Smallest bucket upper edge v such that the weight of values <= v is at
+ * least p * total (0 < p <= 1); 0 for an empty histogram.
+ */
+u64 fa_hist_percentile(const struct fa_hist *h, double p);
+
+/* Octave of a value, and the weights summed per octave. */
+u32 fa_hist_octave(u64 v);
+void fa_hist_octaves(const struct fa_hist *h, u64 out[FA_HIST_OCTAVES]);
+
+#endif /* FA_HIST_H */

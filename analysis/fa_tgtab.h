@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Task groups seen in a trace: id -> dense index, plus what the engine
+ * must remember about each group across records and segments (its name,
+ * the last writer CPU, and the per-cfs_rq contrib/load last observed).
+ *
+ * Memory is one entry per distinct task group plus one slot per CPU that
+ * group was seen on; it does not grow with the number of records.
+ */
+#ifndef FA_TGTAB_H
+#define FA_TGTAB_H
+
+#include "fa_events.h"
+
+/* Highest CPU number + 1 the engine keeps state for (the kernel's NR_CPUS). */
+#define FA_MAX_CPUS 8192
+
+/* What the last record of one cfs_rq said. */
+struct fa_cfs {
+	s64 contrib;		/* tg_load_avg_contrib after the attempt */
+	s64 load;		/* avg.load_avg observed */
+	bool seen;
+};
+
+struct fa_tg {
+	/* From tg_info, when the recording has it. */
+	u64 id, parent;
+	u32 level;
+	bool named;
+	char name[FA_NAME_MAX];
+
+	/* Running state. */
+	s64 err;		/* sum over seen cfs_rqs of (contrib - load) */
+	s64 sum_load;		/* sum over seen cfs_rqs of load */
+	s64 sum_contrib;	/* sum over seen cfs_rqs of contrib */
+	u64 last_ts;		/* up to where err has been integrated */
+	bool timed;		/* last_ts is valid: a tg_update was seen */
+	s32 last_writer;	/* executing CPU of the last write, -1 none */
+	u32 nr_cfs;
+	struct fa_cfs *cfs;	/* indexed by cfs_cpu */
+};
+
+struct fa_tgtab {
+	u32 n, cap;		/* dense entries */
+	struct fa_tg *tg;
+	u32 nslots;		/* power of two */
+	u32 *slot;		/* dense index + 1, 0 = empty */
+};
+
+void fa_tgtab_init(struct fa_tgtab *t);
+void fa_tgtab_free(struct fa_tgtab *t);
+
+/*
+ * Dense index of @id, created if absent; -1 on allocation failure.
+ * Creating may move the entries: do not keep struct fa_tg pointers
+ * across calls.
+ */
+s64 fa_tgtab_get(struct fa_tgtab *t, u64 id);
+/* Dense index of @id, or -1. */
+s64 fa_tgtab_find(const struct fa_tgtab *t, u64 id);
+
+/* The cfs_rq slot of @cpu (0 <= cpu < FA_MAX_CPUS) in @g, grown on demand. */
+struct fa_cfs *fa_tg_cfs(struct fa_tg *g, u32 cpu);
+
+#endif /* FA_TGTAB_H */

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Accounting of the per-decision records: tg_update, pick_idlest and
+ * tg_audit, each applied at the engine's current time.
+ *
+ * Arithmetic on recorded values wraps (u64) instead of overflowing: a
+ * corrupt record must give wrong figures, never undefined behaviour.
+ */
+#include "fa_engine_int.h"
+
+static s64 add_w(s64 a, s64 b)
+{
+	return (s64)((u64)a + (u64)b);
+}
+
+static s64 sub_w(s64 a, s64 b)
+{
+	return (s64)((u64)a - (u64)b);
+}
+
+static u64 abs_w(s64 v)
+{
+	return v < 0 ? -(u64)v : (u64)v;
+}
+
+static bool cpu_ok(s32 cpu)
+{
+	return cpu >= 0 && cpu < FA_MAX_CPUS;
+}
+
+void fa_tg_advance(struct fa_engine *e, u32 i, u64 t)
+{
+	struct fa_tg *g = &e->tgtab.tg[i];
+
+	if (!g->timed || t <= g->last_ts)
+		return;
+	fa_err_span(&e->seg.tgs[i].err, g->err, g->sum_load, t - g->last_ts);
+	g->last_ts = t;
+}
+
+/*
+ * Would policy.c have taken the kernel's decision on the same input?
+ * A (policy, arg) pair outside policy.c's table never agrees.
+ */
+static bool replay_agrees(const struct fa_tg_update *u)
+{
+	const struct fl_tg_policy_desc *d;
+	struct fl_tg_policy p = { .id = u->policy, .arg = u->arg };
+	struct fl_tg_input in = {
+		.delta = u->delta,
+		.contrib = u->contrib,
+		/* the record holds tg->load_avg after; the policy saw it before */
+		.tg_load_avg = u->written ? sub_w(u->tg_load_avg, u->delta) :
+					    u->tg_load_avg,
+		.since_ns = u->since_ns,
+		.nr_cpus = u->nr_cpus,
+		.site = u->site,
+	};
+
+	if (u->policy >= FL_TG_NR_POLICIES)
+		return false;
+	d = &fl_tg_policy_descs[u->policy];
+	if (d->has_arg ? (u->arg < d->min || u->arg > d->max) : u->arg != 0)
+		return false;
+	return fl_tg_decide(&p, &in) == u->written;
+}
+
+static void count_write(struct fa_engine *e, struct fa_tg *g,
+			struct fa_tg_seg *ts, struct fa_cpu_seg *cs, s32 cpu)
+{
+	struct fa_segment *s = &e->seg;
+	int n_from, n_to;
+
+	s->writes++;
+	ts->writes++;
+	cs->writes++;
+	e->series.bin.writes++;
+	if (g->last_writer >= 0 && g->last_writer != cpu) {
+		s->switches++;
+		ts->switches++;
+		cs->switches_in++;
+		e->series.bin.switches++;
+		n_from = fa_engine_cpu_node(e, g->last_writer);
+		n_to = fa_engine_cpu_node(e, cpu);
+		if (n_from < 0 || n_to < 0) {
+			s->xnode_unknown++;
+			ts->xnode_unknown++;
+		} else if (n_from != n_to) {
+			s->xnode++;
+			ts->xnode++;
+			cs->xnode_in++;
+		}
+	}
+	g->last_writer = cpu;
+}
+
+int fa_on_tg_update(struct fa_engine *e, const struct fa_event *ev)
+{
+	const struct fa_tg_update *u = &ev->u.tg_update;
+	struct fa_segment *s = &e->seg;
+	s64 load = (s64)u->load, contrib;
+	s64 old_err, old_load;
+	struct fa_tg_seg *ts;
+	struct fa_cpu_seg *cs;
+	struct fa_cfs *c;
+	struct fa_tg *g;
+	s64 i;
+
+	if (!cpu_ok(ev->cpu) || !cpu_ok(u->cfs_cpu)) {
+		s->bad_cpu++;
+		return 0;
+	}
+	i = fa_tgtab_get(&e->tgtab, u->tg);
+	if (i < 0 || fa_seg_reserve(s, (u32)i + 1, (u32)ev->cpu + 1))
+		return -1;
+	g = &e->tgtab.tg[i];
+	c = fa_tg_cfs(g, (u32)u->cfs_cpu);
+	if (!c)
+		return -1;
+	if (g->timed) {
+		fa_tg_advance(e, (u32)i, e->now);
+	} else {
+		g->timed = true;
+		g->last_ts = e->now;
+		e->series.groups++;
+	}
+	ts = &s->tgs[i];
+	cs = &s->cpus[ev->cpu];
+
+	s->attempts++;
+	ts->attempts++;
+	cs->attempts++;
+	e->series.bin.attempts++;
+	s->sites[u->site < FL_NR_SITES ? u->site : FL_NR_SITES].attempts++;
+	s->policy_attempts[u->policy < FL_TG_NR_POLICIES ? u->policy :
+			   FL_TG_NR_POLICIES]++;
+	if (u->cfs_cpu != ev->cpu)
+		cs->remote++;
+	if (!s->tg_policy_known) {
+		s->tg_policy_known = true;
+		s->tg_policy.id = u->policy;
+		s->tg_policy.arg = u->arg;
+	} else if (s->tg_policy.id != u->policy || s->tg_policy.arg != u->arg) {
+		s->foreign_policy++;
+	}
+	if (u->site != FL_SITE_RESYNC && !replay_agrees(u))
+		s->replay_mismatch++;
+
+	if (u->written) {
+		s->sites[u->site < FL_NR_SITES ? u->site : FL_NR_SITES].writes++;
+		count_write(e, g, ts, cs, ev->cpu);
+	}
+
+	/* Replace this cfs_rq's term in E, sum(load) and sum(contrib). */
+	old_err = g->err;
+	old_load = g->sum_load;
+	if (c->seen) {
+		if (c->contrib != (s64)u->contrib) {
+			s->contrib_jumps++;
+			ts->contrib_jumps++;
+		}
+		g->err = sub_w(g->err, sub_w(c->contrib, c->load));
+		g->sum_load = sub_w(g->sum_load, c->load);
+		g->sum_contrib = sub_w(g->sum_contrib, c->contrib);
+	}
+	contrib = u->written ? load : (s64)u->contrib;
+	c->contrib = contrib;
+	c->load = load;
+	c->seen = true;
+	g->err = add_w(g->err, sub_w(contrib, load));
+	g->sum_load = add_w(g->sum_load, load);
+	g->sum_contrib = add_w(g->sum_contrib, contrib);
+	ts->gap = sub_w(u->tg_load_avg, g->sum_contrib);
+	fa_err_point(&ts->err, g->err, g->sum_load);
+
+	e->series.err_abs_sum = add_w(e->series.err_abs_sum,
+				      (s64)(abs_w(g->err) - abs_w(old_err)));
+	e->series.load_sum = add_w(e->series.load_sum,
+				   sub_w(g->sum_load, old_load));
+	return 0;
+}
+
+int fa_on_pick_idlest(struct fa_engine *e, const struct fa_event *ev)
+{
+	const struct fa_pick_idlest *p = &ev->u.pick_idlest;
+	struct fa_segment *s = &e->seg;
+	struct fa_idlest_seg *is;
+	bool expect;
+
+	if (!cpu_ok(ev->cpu)) {
+		s->bad_cpu++;
+		return 0;
+	}
+	if (fa_seg_reserve(s, 0, (u32)ev->cpu + 1))
+		return -1;
+	s->cpus[ev->cpu].idlest++;
+	is = &s->idlest[p->policy < FL_IDLEST_NR_POLICIES ? p->policy :
+			FL_IDLEST_NR_POLICIES];
+	is->decisions++;
+	if (p->picked)
+		is->picked++;
+	/* Without an idlest group yet, find_idlest_group() takes the first. */
+	expect = p->idlest_cpu < 0 ||
+		 fl_idlest_decide(p->policy, &p->idlest, &p->group);
+	if (expect != p->picked || p->policy >= FL_IDLEST_NR_POLICIES)
+		is->mismatch++;
+	if (!s->idlest_policy_known) {
+		s->idlest_policy_known = true;
+		s->idlest_policy = p->policy;
+	}
+	return 0;
+}
+
+int fa_on_tg_audit(struct fa_engine *e, const struct fa_event *ev)
+{
+	const struct fa_tg_audit *a = &ev->u.tg_audit;
+	struct fa_segment *s = &e->seg;
+	s64 exact = sub_w(a->tg_load_avg, (s64)a->sum_load);
+	s64 i = fa_tgtab_find(&e->tgtab, a->tg);
+	u64 d;
+
+	s->audits++;
+	if (a->tg_load_avg != a->sum_contrib)
+		s->audit_violations++;
+	if (abs_w(exact) > s->audit_max_abs_err)
+		s->audit_max_abs_err = abs_w(exact);
+	if (i < 0 || !e->tgtab.tg[i].timed) {
+		s->audit_untracked++;
+		return 0;
+	}
+	d = abs_w(sub_w(e->tgtab.tg[i].err, exact));
+	if (d > s->audit_max_track)
+		s->audit_max_track = d;
+	return 0;
+}

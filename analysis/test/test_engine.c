@@ -1,0 +1,647 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the statistics engine on synthetic record sequences.
+ * Every expected figure is worked out by hand in the comment above it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fa_engine.h"
+#include "tap.h"
+
+#define TG_A	17ull
+#define TG_B	(5ull | FL_TG_AUTOGROUP_FLAG)
+
+/* ---- record builders ------------------------------------------------ */
+
+static struct fa_event upd(u64 ts, s32 cpu, u64 tg, s32 cfs_cpu, u64 load,
+			   u64 contrib, bool written, s64 tg_load_avg,
+			   u8 policy, u32 arg)
+{
+	struct fa_event ev;
+	struct fa_tg_update *u = &ev.u.tg_update;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.ts = ts;
+	ev.cpu = cpu;
+	ev.type = FA_EV_TG_UPDATE;
+	u->tg = tg;
+	u->cfs_cpu = cfs_cpu;
+	u->load = load;
+	u->contrib = contrib;
+	u->delta = (s64)load - (s64)contrib;
+	u->written = written;
+	u->tg_load_avg = tg_load_avg;
+	u->since_ns = FL_SINCE_NEVER;
+	u->site = FL_SITE_ENQUEUE_ENTITY;
+	u->policy = policy;
+	u->arg = arg;
+	u->nr_cpus = 4;
+	return ev;
+}
+
+/* A write whose figures do not matter, only who wrote when. */
+static struct fa_event wr(u64 ts, s32 cpu, u64 tg)
+{
+	return upd(ts, cpu, tg, cpu, 10, 0, true, 10, FL_TG_FORCE, 0);
+}
+
+static struct fa_event topo(u64 ts, s32 cpu, s32 node)
+{
+	struct fa_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.ts = ts;
+	ev.type = FA_EV_CPU_TOPOLOGY;
+	ev.u.cpu_topology.cpu = cpu;
+	ev.u.cpu_topology.node = node;
+	ev.u.cpu_topology.llc = cpu;
+	return ev;
+}
+
+static struct fa_event sw(u64 ts, s32 cpu, u8 kind, u8 oldp, u32 olda,
+			  u8 newp, u32 newa)
+{
+	struct fa_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.ts = ts;
+	ev.cpu = cpu;
+	ev.type = FA_EV_POLICY_SWITCH;
+	ev.u.policy_switch.kind = kind;
+	ev.u.policy_switch.old_policy = oldp;
+	ev.u.policy_switch.old_arg = olda;
+	ev.u.policy_switch.new_policy = newp;
+	ev.u.policy_switch.new_arg = newa;
+	return ev;
+}
+
+static struct fa_event info(u64 ts, u64 tg, const char *name)
+{
+	struct fa_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.ts = ts;
+	ev.type = FA_EV_TG_INFO;
+	ev.u.tg_info.tg = tg;
+	ev.u.tg_info.level = 1;
+	snprintf(ev.u.tg_info.name, sizeof(ev.u.tg_info.name), "%s", name);
+	return ev;
+}
+
+static struct fa_event pick(u64 ts, s32 cpu, u8 policy, s32 idlest_cpu,
+			    u32 idle_a, u64 util_a, u32 idle_b, u64 util_b,
+			    bool picked)
+{
+	struct fa_event ev;
+	struct fa_pick_idlest *p = &ev.u.pick_idlest;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.ts = ts;
+	ev.cpu = cpu;
+	ev.type = FA_EV_PICK_IDLEST;
+	p->idlest_cpu = idlest_cpu;
+	p->group_cpu = 2;
+	p->idlest.group_type = FL_GROUP_HAS_SPARE;
+	p->idlest.idle_cpus = idle_a;
+	p->idlest.group_util = util_a;
+	p->group.group_type = FL_GROUP_HAS_SPARE;
+	p->group.idle_cpus = idle_b;
+	p->group.group_util = util_b;
+	p->policy = policy;
+	p->picked = picked;
+	return ev;
+}
+
+static struct fa_event audit(u64 ts, u64 tg, s64 tg_load_avg, s64 sum_contrib,
+			     u64 sum_load)
+{
+	struct fa_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.ts = ts;
+	ev.type = FA_EV_TG_AUDIT;
+	ev.u.tg_audit.seq = 1;
+	ev.u.tg_audit.tg = tg;
+	ev.u.tg_audit.tg_load_avg = tg_load_avg;
+	ev.u.tg_audit.sum_contrib = sum_contrib;
+	ev.u.tg_audit.sum_load = sum_load;
+	return ev;
+}
+
+/* ---- running the engine and keeping what it reports ------------------ */
+
+#define MAX_SEGS 8
+
+struct run {
+	struct fa_engine *e;
+	u32 nseg;
+	struct fa_segment seg[MAX_SEGS];	/* deep copies */
+	u32 nbins;
+	struct fa_bin bins[64];
+};
+
+static void copy_segment(struct fa_segment *dst, const struct fa_segment *src)
+{
+	*dst = *src;
+	dst->tgs = malloc(src->nr_tgs * sizeof(*src->tgs) + 1);
+	dst->cpus = malloc(src->nr_cpus * sizeof(*src->cpus) + 1);
+	if (src->nr_tgs)
+		memcpy(dst->tgs, src->tgs, src->nr_tgs * sizeof(*src->tgs));
+	if (src->nr_cpus)
+		memcpy(dst->cpus, src->cpus, src->nr_cpus * sizeof(*src->cpus));
+}
+
+static void on_segment(const struct fa_segment *s, void *arg)
+{
+	struct run *r = arg;
+
+	if (r->nseg < MAX_SEGS)
+		copy_segment(&r->seg[r->nseg], s);
+	r->nseg++;
+}
+
+static void on_bin(const struct fa_bin *b, void *arg)
+{
+	struct run *r = arg;
+
+	if (r->nbins < 64)
+		r->bins[r->nbins] = *b;
+	r->nbins++;
+}
+
+static void run_start(struct run *r, u64 bin_ns)
+{
+	struct fa_engine_cfg cfg = {
+		.on_segment = on_segment, .on_bin = on_bin,
+		.bin_ns = bin_ns, .arg = r,
+	};
+
+	memset(r, 0, sizeof(*r));
+	r->e = fa_engine_new(&cfg);
+}
+
+static void feed(struct run *r, const struct fa_event *ev, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (fa_engine_feed(r->e, &ev[i]))
+			ok(0, "feed record %zu", i);
+}
+
+static void run_end(struct run *r)
+{
+	u32 i;
+
+	for (i = 0; i < r->nseg && i < MAX_SEGS; i++) {
+		free(r->seg[i].tgs);
+		free(r->seg[i].cpus);
+	}
+	fa_engine_free(r->e);
+}
+
+/* Dense index of a task group in the engine (groups are numbered as seen). */
+static u32 tg_index(const struct run *r, u64 id)
+{
+	u32 i;
+
+	for (i = 0; fa_engine_tg(r->e, i); i++)
+		if (fa_engine_tg(r->e, i)->id == id)
+			return i;
+	return ~0u;
+}
+
+/* ---- tests ------------------------------------------------------------ */
+
+/*
+ * Writes to A: cpu0@100, cpu0@200, cpu1@300, skip cpu1@400, cpu0@500,
+ * cpu2@600.  Writer switches: 0->1 @300, 1->0 @500, 0->2 @600 = 3.
+ * Nodes: cpu0,cpu1 on 0, cpu2 on 1: only 0->2 crosses nodes.
+ * B writes on cpu1@250 and cpu3@350 in between: B's own switch 1->3
+ * (cpu3 has no node: unknown), and B does not make A's 300 write local.
+ */
+static void test_writer_switches(void)
+{
+	struct run r;
+	struct fa_event ev[] = {
+		topo(10, 0, 0), topo(10, 1, 0), topo(10, 2, 1),
+		wr(100, 0, TG_A), wr(200, 0, TG_A), wr(250, 1, TG_B),
+		wr(300, 1, TG_A), wr(350, 3, TG_B),
+		upd(400, 1, TG_A, 1, 10, 10, false, 10, FL_TG_FORCE, 0),
+		wr(500, 0, TG_A), wr(600, 2, TG_A),
+	};
+	const struct fa_segment *s;
+	u32 a, b;
+
+	run_start(&r, 0);
+	feed(&r, ev, sizeof(ev) / sizeof(ev[0]));
+	fa_engine_finish(r.e);
+	is_u64(r.nseg, 1, "switches: one segment");
+	s = &r.seg[0];
+	a = tg_index(&r, TG_A);
+	b = tg_index(&r, TG_B);
+	is_u64(s->tgs[a].attempts, 6, "switches: A attempts");
+	is_u64(s->tgs[a].writes, 5, "switches: A writes");
+	is_u64(s->tgs[a].switches, 3, "switches: A writer switches");
+	is_u64(s->tgs[a].xnode, 1, "switches: A cross-node switches");
+	is_u64(s->tgs[a].xnode_unknown, 0, "switches: A all nodes known");
+	is_u64(s->tgs[b].switches, 1, "switches: B writer switches");
+	is_u64(s->tgs[b].xnode_unknown, 1, "switches: B switch to a CPU without node");
+	is_u64(s->switches, 4, "switches: segment total");
+	is_u64(s->xnode, 1, "switches: segment cross-node");
+	is_u64(s->cpus[0].switches_in, 1, "switches: cpu0 took the line once");
+	is_u64(s->cpus[1].switches_in, 1, "switches: cpu1 took the line once");
+	is_u64(s->cpus[2].switches_in, 1, "switches: cpu2 took the line once");
+	is_u64(s->cpus[2].xnode_in, 1, "switches: cpu2 took it across nodes");
+	is_u64(s->cpus[3].switches_in, 1, "switches: cpu3 took B's line");
+	is_u64(s->cpus[1].attempts, 3, "switches: cpu1 attempts (A 300, A 400, B 250)");
+	is_u64(s->cpus[1].writes, 2, "switches: cpu1 writes");
+	/* Rates: 8 attempts over 10..600 ns = 590 ns. */
+	is_dbl(fa_segment_rate(s, s->attempts), 8 / 590e-9,
+	       "switches: attempts per second of trace time");
+	run_end(&r);
+}
+
+/*
+ * Group A, cfs_rqs on cpu0 and cpu1, policy fixed:55.
+ *   t=1000 cpu0 load 100 contrib 0   written  -> term 0,   E = 0,   sum(load) 100
+ *   t=2000 cpu1 load 50  contrib 0   skipped  -> term -50, E = -50, sum(load) 150
+ *   t=5000 cpu0 load 120 contrib 100 skipped  -> term -20, E = -70, sum(load) 170
+ *   t=6000 cpu1 load 60  contrib 0   written  -> term 0,   E = -20, sum(load) 180
+ *   t=10000 end (a tg_info record).
+ * Spans of |E|: 0 x1000, 50 x3000, 70 x1000, 20 x4000 = 9000 ns,
+ * integral 300000, mean 33.33; max 70; time-weighted p99 = 70
+ * (0.99 * 9000 = 8910 > 8000 = time at or below 50).
+ * Relative: 0, 1/3, 70/170, 20/180, mean (1000 + 1000*70/170 +
+ * 4000*20/180) / 9000, max 70/170.
+ * fixed:55 publishes |delta| > 55: 100 yes, 50 no, 20 no, 60 yes, as
+ * recorded, so the replay agrees everywhere.
+ */
+static void error_events(struct fa_event *ev)
+{
+	ev[0] = upd(1000, 0, TG_A, 0, 100, 0, true, 100, FL_TG_FIXED, 55);
+	ev[1] = upd(2000, 1, TG_A, 1, 50, 0, false, 100, FL_TG_FIXED, 55);
+	ev[2] = upd(5000, 0, TG_A, 0, 120, 100, false, 100, FL_TG_FIXED, 55);
+	ev[3] = upd(6000, 1, TG_A, 1, 60, 0, true, 160, FL_TG_FIXED, 55);
+	ev[4] = info(10000, TG_A, "bench");
+}
+
+static void test_error(void)
+{
+	struct fa_event ev[5];
+	const struct fa_tg_seg *t;
+	const struct fa_segment *s;
+	struct run r;
+	u64 oct[FA_HIST_OCTAVES];
+	double mean_rel = (1000.0 + 1000.0 * 70 / 170 + 4000.0 * 20 / 180) / 9000;
+	u64 p50;
+
+	error_events(ev);
+	run_start(&r, 0);
+	feed(&r, ev, 5);
+	fa_engine_finish(r.e);
+	s = &r.seg[0];
+	t = &s->tgs[tg_index(&r, TG_A)];
+	is_u64(t->err.time_ns, 9000, "error: observed time");
+	is_dbl(t->err.abs_time, 300000, "error: integral of |E|");
+	is_dbl(fa_err_mean_abs(&t->err), 300000.0 / 9000, "error: time-weighted mean |E|");
+	is_u64(t->err.max_abs, 70, "error: max |E|");
+	is_u64(fa_err_p_abs(&t->err, 0.99), 70, "error: time-weighted p99 |E|");
+	p50 = fa_err_p_abs(&t->err, 0.50);
+	ok(p50 >= 20 && p50 <= 22, "error: p50 within one bucket (12.5%%) above 20");
+	if (p50 < 20 || p50 > 22)
+		printf("#   p50 = %llu\n", (unsigned long long)p50);
+	is_dbl(t->err.max_rel, 70.0 / 170, "error: max relative");
+	is_dbl(fa_err_mean_rel(&t->err), mean_rel, "error: time-weighted mean relative");
+	is_s64(t->gap, 0, "error: tg_load_avg == sum(contrib) at the end");
+	is_u64(s->replay_mismatch, 0, "error: policy.c agrees with every recorded decision");
+	is_u64(s->contrib_jumps, 0, "error: no record missed");
+	fa_hist_octaves(&t->err.abs, oct);
+	is_u64(oct[0], 1000, "error: log2 histogram, |E| = 0");
+	is_u64(oct[5], 4000, "error: log2 histogram, [16,32)");
+	is_u64(oct[6], 3000, "error: log2 histogram, [32,64)");
+	is_u64(oct[7], 1000, "error: log2 histogram, [64,128)");
+	is_u64(s->err.time_ns, 9000, "error: segment aggregate = the only group");
+	ok(!strcmp(fa_engine_tg(r.e, tg_index(&r, TG_A))->name, "bench"),
+	   "error: group named from tg_info");
+	run_end(&r);
+}
+
+/*
+ * The same records with a policy switch fixed:55 -> fixed:59 on cpu3 at
+ * t=4000 (records after it carry fixed:59; 59 keeps the replay exact),
+ * and a no-op switch (at load, old == new) at t=500 that must not split.
+ *   segment 0 [1000,4000]: |E| 0 x1000, 50 x2000: time 3000, integral 100000
+ *   segment 1 [4000,10000]: 50 x1000, 70 x1000, 20 x4000: 6000, 200000
+ * The whole trace adds up to the unsplit figures.
+ */
+static void test_segments(void)
+{
+	struct fa_event ev[8];
+	const struct fa_segment *tot;
+	struct run r;
+	u32 a;
+	char buf[32];
+
+	ev[0] = sw(500, 0, FL_KIND_TG, FL_TG_FIXED, 55, FL_TG_FIXED, 55);
+	error_events(ev + 1);
+	ev[6] = ev[5];						/* tg_info @10000 */
+	ev[5] = upd(6000, 1, TG_A, 1, 60, 0, true, 160, FL_TG_FIXED, 59);
+	ev[4] = upd(5000, 0, TG_A, 0, 120, 100, false, 100, FL_TG_FIXED, 59);
+	ev[3] = sw(4000, 3, FL_KIND_TG, FL_TG_FIXED, 55, FL_TG_FIXED, 59);
+	ev[7] = sw(10000, 2, FL_KIND_IDLEST, FL_IDLEST_STOCK, 0,
+		   FL_IDLEST_STOCK, 0);
+	run_start(&r, 0);
+	feed(&r, ev, 8);
+	fa_engine_finish(r.e);
+	a = tg_index(&r, TG_A);
+	is_u64(r.nseg, 2, "segments: split at the switch only");
+	if (r.nseg != 2) {
+		run_end(&r);
+		return;
+	}
+	is_u64(r.seg[0].t_start, 500, "segments: first starts at the first record");
+	is_u64(r.seg[0].t_end, 4000, "segments: first ends at the switch");
+	is_u64(r.seg[1].t_start, 4000, "segments: second starts at the switch");
+	is_u64(r.seg[1].t_end, 10000, "segments: second ends at the last record");
+	ok(!strcmp(fa_tg_policy_label(&r.seg[0].tg_policy, buf, sizeof(buf)), "fixed:55"),
+	   "segments: first labelled fixed:55");
+	ok(!strcmp(fa_tg_policy_label(&r.seg[1].tg_policy, buf, sizeof(buf)), "fixed:59"),
+	   "segments: second labelled fixed:59");
+	is_u64(r.seg[0].tgs[a].attempts, 2, "segments: attempts before");
+	is_u64(r.seg[1].tgs[a].attempts, 2, "segments: attempts after");
+	is_u64(r.seg[0].tgs[a].err.time_ns, 3000, "segments: error time before");
+	is_dbl(r.seg[0].tgs[a].err.abs_time, 100000, "segments: error integral before");
+	is_u64(r.seg[1].tgs[a].err.time_ns, 6000, "segments: error time after");
+	is_dbl(r.seg[1].tgs[a].err.abs_time, 200000, "segments: error integral after");
+	is_u64(r.seg[1].tgs[a].err.max_abs, 70, "segments: max after");
+	is_u64(r.seg[0].tgs[a].err.max_abs, 50, "segments: max before");
+	is_u64(r.seg[1].foreign_policy, 0, "segments: records match their segment");
+	is_u64(r.seg[0].replay_mismatch + r.seg[1].replay_mismatch, 0,
+	       "segments: replay agrees");
+	tot = fa_engine_total(r.e);
+	is_u64(tot->attempts, 4, "segments: total attempts");
+	is_u64(tot->err.time_ns, 9000, "segments: total error time");
+	is_dbl(tot->err.abs_time, 300000, "segments: total error integral");
+	ok(tot->tg_policy_mixed && !tot->tg_policy_known,
+	   "segments: whole trace has mixed policies");
+	run_end(&r);
+}
+
+/*
+ * A switch before any tg_update or pick_idlest only relabels; so does a
+ * second one; an idlest switch with records splits.
+ */
+static void test_segment_relabel(void)
+{
+	struct fa_event ev[] = {
+		sw(100, 0, FL_KIND_TG, FL_TG_STOCK, 0, FL_TG_NONZERO, 0),
+		sw(200, 0, FL_KIND_TG, FL_TG_NONZERO, 0, FL_TG_FORCE, 0),
+		wr(300, 0, TG_A),
+		sw(400, 1, FL_KIND_IDLEST, FL_IDLEST_STOCK, 0, FL_IDLEST_NR_RUNNING, 0),
+		wr(500, 1, TG_A),
+	};
+	struct run r;
+	char buf[32];
+
+	run_start(&r, 0);
+	feed(&r, ev, sizeof(ev) / sizeof(ev[0]));
+	fa_engine_finish(r.e);
+	is_u64(r.nseg, 2, "relabel: empty leading segments are not reported");
+	if (r.nseg == 2) {
+		ok(r.seg[0].tg_policy.id == FL_TG_FORCE, "relabel: last label wins");
+		ok(!strcmp(fa_idlest_policy_label(r.seg[1].idlest_policy, buf, sizeof(buf)),
+			   "nr_running"), "relabel: idlest switch splits and labels");
+		ok(r.seg[1].tg_policy.id == FL_TG_FORCE, "relabel: tg label carries over");
+		is_u64(r.seg[1].switches, 1, "relabel: last writer carries over segments");
+	}
+	run_end(&r);
+}
+
+/*
+ * Three writes to A at one timestamp from cpu2, cpu0, cpu1 in every
+ * order, then cpu2 at t=200.  Ties go by CPU: 0, 1, 2, so 0->1 and 1->2
+ * switch, and the last writer is cpu2: the t=200 write is local.  Two
+ * switches whatever the arrival order.
+ */
+static void test_equal_timestamps(void)
+{
+	static const int perm[6][3] = {
+		{ 0, 1, 2 }, { 0, 2, 1 }, { 1, 0, 2 },
+		{ 1, 2, 0 }, { 2, 0, 1 }, { 2, 1, 0 },
+	};
+	struct fa_event ties[3] = { wr(100, 2, TG_A), wr(100, 0, TG_A), wr(100, 1, TG_A) };
+	struct fa_event ev[4];
+	struct run r;
+	int p, i;
+
+	for (p = 0; p < 6; p++) {
+		for (i = 0; i < 3; i++)
+			ev[i] = ties[perm[p][i]];
+		ev[3] = wr(200, 2, TG_A);
+		run_start(&r, 0);
+		feed(&r, ev, 4);
+		fa_engine_finish(r.e);
+		is_u64(r.seg[0].switches, 2, "ties: order %d%d%d gives 2 switches",
+		       perm[p][0], perm[p][1], perm[p][2]);
+		run_end(&r);
+	}
+}
+
+/*
+ * A record older than one already processed (cpu0 @200 after cpu1 @300)
+ * is counted late and happens at 300, where, as a tie on cpu0, it goes
+ * before cpu1's record.  A's error spans exactly first-to-last record
+ * (100..400 = 300 ns), never a negative time.
+ *   @100 cpu0 load 10 contrib 0 skipped: E = -10
+ *   @200 -> @300 cpu0 load 30 contrib 0 skipped: E = -30 (|E| 10 for 200 ns)
+ *   @300 cpu1 load 5 contrib 0 skipped:  E = -35 (0 ns at 30)
+ *   @400 end: |E| 35 for 100 ns.  Integral 2000 + 3500 = 5500.
+ */
+static void test_late_records(void)
+{
+	struct fa_event ev[] = {
+		upd(100, 0, TG_A, 0, 10, 0, false, 0, FL_TG_FIXED, 100),
+		upd(300, 1, TG_A, 1, 5, 0, false, 0, FL_TG_FIXED, 100),
+		upd(200, 0, TG_A, 0, 30, 0, false, 0, FL_TG_FIXED, 100),
+		info(400, TG_B, "other"),
+	};
+	struct run r;
+	u32 a;
+
+	run_start(&r, 0);
+	feed(&r, ev, 4);
+	fa_engine_finish(r.e);
+	a = tg_index(&r, TG_A);
+	is_u64(r.seg[0].late, 1, "late: one record counted late");
+	is_u64(r.seg[0].tgs[a].err.time_ns, 300, "late: time spans first to last record");
+	is_dbl(r.seg[0].tgs[a].err.abs_time, 5500, "late: integral with the late record at 300");
+	is_u64(r.seg[0].tgs[a].err.max_abs, 35, "late: max includes the late record");
+	run_end(&r);
+}
+
+/*
+ * pick_idlest, all has_spare:
+ *   stock, idle 2 vs 3 -> candidate has more idle CPUs: picked (recorded 1)
+ *   stock, idle 2 vs 2, util 10 vs 5 -> lower util wins: picked, but the
+ *     record says 0: one mismatch
+ *   idle_cpus, tie -> the first stays: not picked (recorded 0)
+ *   stock, no idlest yet (idlest_cpu -1) -> picked (recorded 1)
+ */
+static void test_pick_idlest(void)
+{
+	struct fa_event ev[] = {
+		pick(100, 0, FL_IDLEST_STOCK, 0, 2, 0, 3, 0, true),
+		pick(200, 0, FL_IDLEST_STOCK, 0, 2, 10, 2, 5, false),
+		pick(300, 1, FL_IDLEST_IDLE_CPUS, 0, 2, 10, 2, 5, false),
+		pick(400, 1, FL_IDLEST_STOCK, -1, 0, 0, 1, 0, true),
+	};
+	struct run r;
+	const struct fa_segment *s;
+
+	run_start(&r, 0);
+	feed(&r, ev, 4);
+	fa_engine_finish(r.e);
+	s = &r.seg[0];
+	is_u64(s->idlest[FL_IDLEST_STOCK].decisions, 3, "idlest: stock decisions");
+	is_u64(s->idlest[FL_IDLEST_STOCK].picked, 2, "idlest: stock picked");
+	is_u64(s->idlest[FL_IDLEST_STOCK].mismatch, 1, "idlest: stock replay mismatch");
+	is_u64(s->idlest[FL_IDLEST_IDLE_CPUS].decisions, 1, "idlest: idle_cpus decisions");
+	is_u64(s->idlest[FL_IDLEST_IDLE_CPUS].picked, 0, "idlest: idle_cpus kept the first");
+	is_u64(s->idlest[FL_IDLEST_IDLE_CPUS].mismatch, 0, "idlest: idle_cpus agrees");
+	is_u64(s->cpus[1].idlest, 2, "idlest: per-CPU decisions");
+	ok(s->idlest_policy_known && s->idlest_policy == FL_IDLEST_STOCK,
+	   "idlest: segment labelled by the first record");
+	run_end(&r);
+}
+
+/*
+ * Consistency checks: a record whose contrib (before) is not what the
+ * previous record of that cfs_rq left means records were missed; a
+ * written=0 record that stock would publish is a replay mismatch; the
+ * audit compares tg->load_avg with sum(contrib) and our E with the exact
+ * one; a record on a CPU out of range is counted and ignored.
+ *   cpu0: load 100 written (contrib 100), then contrib 90 recorded: a jump.
+ *   second record: load 120 contrib 90 -> delta 30 > 90/64, stock would
+ *   publish, recorded skipped: mismatch.  E = 90 - 120 = -30.
+ *   audit 1: tg_load_avg 100, sum_contrib 100, sum_load 120: exact E -20,
+ *   ours -30: tracking difference 10.  audit 2: 100 vs 90: a violation.
+ */
+static void test_consistency(void)
+{
+	struct fa_event ev[] = {
+		upd(100, 0, TG_A, 0, 100, 0, true, 100, FL_TG_STOCK, 0),
+		upd(200, 0, TG_A, 0, 120, 90, false, 100, FL_TG_STOCK, 0),
+		audit(300, TG_A, 100, 100, 120),
+		audit(300, TG_A, 100, 90, 120),
+		audit(300, TG_B, 5, 5, 5),
+		upd(400, -1, TG_A, 0, 1, 1, false, 0, FL_TG_STOCK, 0),
+		upd(400, 0, TG_A, FA_MAX_CPUS, 1, 1, false, 0, FL_TG_STOCK, 0),
+	};
+	struct run r;
+	const struct fa_segment *s;
+
+	run_start(&r, 0);
+	feed(&r, ev, sizeof(ev) / sizeof(ev[0]));
+	fa_engine_finish(r.e);
+	s = &r.seg[0];
+	is_u64(s->contrib_jumps, 1, "consistency: missed record detected");
+	is_u64(s->replay_mismatch, 1, "consistency: replay mismatch detected");
+	is_u64(s->audits, 3, "consistency: audits");
+	is_u64(s->audit_violations, 1, "consistency: tg->load_avg != sum(contrib)");
+	is_u64(s->audit_max_abs_err, 20, "consistency: audited |E|");
+	is_u64(s->audit_max_track, 10, "consistency: tracked vs audited E");
+	is_u64(s->audit_untracked, 1, "consistency: audit of a group never updated");
+	is_u64(s->bad_cpu, 2, "consistency: out-of-range CPUs ignored");
+	is_u64(s->attempts, 2, "consistency: ignored records are not attempts");
+	run_end(&r);
+}
+
+/*
+ * Per-site and remote attempts: a blocked-averages update of cpu1's
+ * cfs_rq executed on cpu0 is remote; sites are counted per record.
+ */
+static void test_sites(void)
+{
+	struct fa_event ev[3];
+	struct run r;
+	const struct fa_segment *s;
+
+	ev[0] = upd(100, 0, TG_A, 1, 10, 0, true, 10, FL_TG_FORCE, 0);
+	ev[0].u.tg_update.site = FL_SITE_BLOCKED_DIRECT;
+	ev[1] = upd(200, 0, TG_A, 0, 10, 0, true, 20, FL_TG_FORCE, 0);
+	ev[1].u.tg_update.site = FL_SITE_ATTACH_DIRECT;
+	ev[2] = upd(300, 0, TG_A, 0, 10, 10, false, 20, FL_TG_NONZERO, 0);
+	ev[2].u.tg_update.site = 200;	/* unknown site */
+	run_start(&r, 0);
+	feed(&r, ev, 3);
+	fa_engine_finish(r.e);
+	s = &r.seg[0];
+	is_u64(s->sites[FL_SITE_BLOCKED_DIRECT].writes, 1, "sites: blocked_averages write");
+	is_u64(s->sites[FL_SITE_ATTACH_DIRECT].attempts, 1, "sites: attach attempt");
+	is_u64(s->sites[FL_NR_SITES].attempts, 1, "sites: unknown site counted apart");
+	is_u64(s->cpus[0].remote, 1, "sites: remote attempt");
+	is_u64(s->policy_attempts[FL_TG_FORCE], 2, "sites: attempts per policy");
+	is_u64(s->foreign_policy, 1, "sites: record under another policy");
+	run_end(&r);
+}
+
+/*
+ * Time bins of 1000 ns over the error sequence: 9 bins from 1000 to
+ * 10000; Σ|E| per bin: 0, 50, 50, 50, 70, 20, 20, 20, 20; one attempt
+ * in bins 0, 1, 4 and 5, writes in bins 0 and 5.
+ */
+static void test_bins(void)
+{
+	static const double want[9] = { 0, 50, 50, 50, 70, 20, 20, 20, 20 };
+	struct fa_event ev[5];
+	struct run r;
+	u32 i;
+	int good = 1;
+
+	error_events(ev);
+	run_start(&r, 1000);
+	feed(&r, ev, 5);
+	fa_engine_finish(r.e);
+	is_u64(r.nbins, 9, "bins: count");
+	for (i = 0; i < 9 && i < r.nbins; i++) {
+		if (r.bins[i].err_sum != want[i] ||
+		    r.bins[i].t_start != 1000 + 1000 * (u64)i)
+			good = 0;
+	}
+	ok(good, "bins: time-weighted sum of |E| per bin");
+	is_u64(r.bins[4].attempts, 1, "bins: attempts in bin 4");
+	is_u64(r.bins[5].writes, 1, "bins: writes in bin 5");
+	is_dbl(r.bins[4].err_rel, 70.0 / 170, "bins: relative error");
+	run_end(&r);
+}
+
+/* A long silence does not emit one bin per empty interval. */
+static void test_bins_gap(void)
+{
+	struct fa_event ev[] = { wr(0, 0, TG_A), wr(1ull << 60, 0, TG_A) };
+	struct run r;
+
+	run_start(&r, 1);
+	feed(&r, ev, 2);
+	fa_engine_finish(r.e);
+	ok(r.nbins < 100010, "bins: a 2^60 ns gap emits %u bins, bounded", r.nbins);
+	run_end(&r);
+}
+
+int main(void)
+{
+	test_writer_switches();
+	test_error();
+	test_segments();
+	test_segment_relabel();
+	test_equal_timestamps();
+	test_late_records();
+	test_pick_idlest();
+	test_consistency();
+	test_sites();
+	test_bins();
+	test_bins_gap();
+	return tap_done();
+}

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the log-linear histogram and of the error accumulator.
+ */
+#include <stdint.h>
+
+#include "fa_err.h"
+#include "tap.h"
+
+/* Buckets tile [0, 2^64): contiguous, each value in its own bucket. */
+static void test_buckets(void)
+{
+	u32 i, bad = 0;
+	u64 v;
+	int sh;
+
+	is_u64(fa_hist_bucket_low(0), 0, "hist: first bucket starts at 0");
+	is_u64(fa_hist_bucket_high(FA_HIST_BUCKETS - 1), UINT64_MAX,
+	       "hist: last bucket ends at 2^64-1");
+	for (i = 0; i + 1 < FA_HIST_BUCKETS; i++)
+		if (fa_hist_bucket_high(i) + 1 != fa_hist_bucket_low(i + 1))
+			bad++;
+	is_u64(bad, 0, "hist: buckets are contiguous");
+	bad = 0;
+	for (sh = 0; sh < 64; sh++) {
+		for (v = (1ull << sh) - 1; v <= (1ull << sh) + 1; v++) {
+			i = fa_hist_index(v);
+			if (i >= FA_HIST_BUCKETS || v < fa_hist_bucket_low(i) ||
+			    v > fa_hist_bucket_high(i))
+				bad++;
+		}
+	}
+	i = fa_hist_index(UINT64_MAX);
+	if (i != FA_HIST_BUCKETS - 1)
+		bad++;
+	is_u64(bad, 0, "hist: every value falls in its bucket");
+	/* Width is at most 1/8 of the bucket's lower edge above 8. */
+	ok(fa_hist_bucket_high(fa_hist_index(1000)) - fa_hist_bucket_low(fa_hist_index(1000))
+	   + 1 <= 1000 / 8, "hist: 12.5%% resolution");
+	is_u64(fa_hist_octave(0), 0, "hist: octave of 0");
+	is_u64(fa_hist_octave(1), 1, "hist: octave of 1");
+	is_u64(fa_hist_octave(3), 2, "hist: octave of 3");
+	is_u64(fa_hist_octave(64), 7, "hist: octave of 64");
+}
+
+/*
+ * Weights 1 at 0, 2 at 1, 7 at 5: total 10.  p10 = 0, p30 = 1,
+ * p31 = 5, p100 = 5; values below 8 are exact.
+ */
+static void test_percentiles(void)
+{
+	struct fa_hist h = { 0 };
+	u64 oct[FA_HIST_OCTAVES];
+
+	is_u64(fa_hist_percentile(&h, 0.99), 0, "hist: empty percentile is 0");
+	fa_hist_add(&h, 0, 1);
+	fa_hist_add(&h, 1, 2);
+	fa_hist_add(&h, 5, 7);
+	is_u64(h.total, 10, "hist: total weight");
+	is_u64(fa_hist_percentile(&h, 0.10), 0, "hist: p10");
+	is_u64(fa_hist_percentile(&h, 0.30), 1, "hist: p30");
+	is_u64(fa_hist_percentile(&h, 0.31), 5, "hist: p31");
+	is_u64(fa_hist_percentile(&h, 1.0), 5, "hist: p100");
+	fa_hist_octaves(&h, oct);
+	is_u64(oct[0] + oct[1] + oct[3], 10, "hist: octaves hold all weight");
+	is_u64(oct[3], 7, "hist: 5 is in octave [4,8)");
+}
+
+/*
+ * Error accumulator: |E| 10 for 3 ns with sum(load) 100, then -40 for
+ * 1 ns with sum(load) 0 (relative undefined): mean |E| = 70/4, relative
+ * mean over the 3 defined ns = 0.1; merge doubles the integrals.
+ */
+static void test_err(void)
+{
+	struct fa_err a = { 0 }, b = { 0 };
+
+	fa_err_span(&a, 10, 100, 3);
+	fa_err_point(&a, 10, 100);
+	fa_err_span(&a, -40, 0, 1);
+	fa_err_point(&a, -40, 0);
+	fa_err_span(&a, 1000, 1, 0);		/* no time, no weight */
+	is_u64(a.time_ns, 4, "err: time");
+	is_dbl(fa_err_mean_abs(&a), 70.0 / 4, "err: mean |E|");
+	is_u64(a.rel_time_ns, 3, "err: relative defined 3 ns");
+	is_dbl(fa_err_mean_rel(&a), 0.1, "err: mean relative");
+	is_u64(a.max_abs, 40, "err: max |E|");
+	is_dbl(a.max_rel, 0.1, "err: max relative ignores sum(load) = 0");
+	is_u64(fa_err_p_abs(&a, 0.75), 10, "err: p75 |E|");
+	is_u64(fa_err_p_abs(&a, 0.99), 40, "err: p99 |E| capped at max");
+	is_dbl(fa_err_p_rel(&a, 0.99), 0.1, "err: p99 relative");
+	fa_err_merge(&b, &a);
+	fa_err_merge(&b, &a);
+	is_dbl(b.abs_time, 140, "err: merge adds integrals");
+	is_u64(b.abs.total, 8, "err: merge adds histograms");
+	fa_err_span(&b, INT64_MIN, INT64_MAX, 1);
+	is_u64(fa_err_p_abs(&b, 1.0), 40, "err: p100 capped at the points seen");
+}
+
+int main(void)
+{
+	test_buckets();
+	test_percentiles();
+	test_err();
+	return tap_done();
+}

@@ -1,0 +1,78 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Real recordings for the analyzer (tools/fairlab): one trace.dat of the
+# fairlab:* events with everything the analyzer reports on.  While
+# recording: fairlab.ko is loaded (policy_switch at load, tg_info and
+# cpu_topology, an audit), a fork-heavy workload runs in a cgroup tree
+# (a/b, a/c) and in autogroups under tg policy stock, then relative:8 with
+# idlest policy nr_running, then budget:5; an audit is emitted and the
+# patch is disabled (a last audit).  So the file holds three policy
+# segments, every event type, and, with --numa, cross-node writer switches.
+#
+#   tests/vm/run-scenario.sh --smp 4 --numa tests/vm/scenarios/analyzer-data.guest.sh
+#
+# gives build/vm/analyzer-data/analyzer.dat; tests/data/regenerate.sh
+# makes the committed test data from it.  Knobs (--append):
+#   FL_DATA_SECS=N   workload seconds per policy (default 1; the
+#                    analyzer benchmark records with more)
+. "$FL_LIB"
+: "${FL_DATA_SECS:=1}"
+CG=/sys/fs/cgroup
+P=/sys/module/fairlab/parameters
+
+# /tmp/loop.sh SECS CMD...: run CMD over and over until SECS have passed
+cat >/tmp/loop.sh <<'EOF'
+end=$(( $(date +%s) + $1 )); shift
+while [ "$(date +%s)" -lt $end ]; do "$@" >/dev/null 2>&1; done
+EOF
+
+# workload SECS: forks, wakeups and exits in both leaves and in autogroups
+# (waits for its own jobs only: the recorder runs in the background too)
+workload() {
+	cg_run a/b sh /tmp/loop.sh "$1" hackbench -g 2 -f 2 -l 20 &
+	_w1=$!
+	cg_run a/c stress-ng --fork 2 -t "${1}s" -q >/dev/null 2>&1 &
+	_w2=$!
+	setsid sh /tmp/loop.sh "$1" /bin/true &
+	_w3=$!
+	wait $_w1 $_w2 $_w3
+}
+
+load_mod fairlab_trace || exit 1
+mkdir -p $CG/a && echo +cpu >$CG/a/cgroup.subtree_control &&
+	mkdir -p $CG/a/b $CG/a/c || die "cannot build the cgroup tree"
+
+# trace-cmd stores /proc/kallsyms in the file (megabytes); the fairlab
+# events hold no addresses, so it gets an empty one while recording.
+: >/tmp/no-kallsyms
+if mount -o bind /tmp/no-kallsyms /proc/kallsyms 2>/dev/null; then
+	kallsyms_hidden=1
+else
+	log "cannot hide /proc/kallsyms: the recording will be larger"
+fi
+
+record_start analyzer -e fairlab
+load_lp fairlab tg_policy=stock || exit 1
+workload "$FL_DATA_SECS"
+check "tg_policy relative:8" sh -c "echo relative:8 > $P/tg_policy"
+check "idlest_policy nr_running" sh -c "echo nr_running > $P/idlest_policy"
+workload "$FL_DATA_SECS"
+check "tg_policy budget:5" sh -c "echo budget:5 > $P/tg_policy"
+workload "$FL_DATA_SECS"
+check "audit emitted" sh -c "echo 1 > /sys/kernel/fairlab/audit_emit"
+disable_lp fairlab
+record_stop analyzer
+[ -n "${kallsyms_hidden:-}" ] && umount /proc/kallsyms
+
+trace-cmd report -i "$FL_OUT/analyzer.dat" 2>/dev/null |
+	awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^(tg_update|pick_idlest|policy_switch|tg_info|cpu_topology|tg_audit):$/) n[$i]++ }
+	     END { for (e in n) print e, n[e] }' >"$FL_OUT/analyzer.counts.txt"
+for ev in tg_update pick_idlest policy_switch tg_info cpu_topology tg_audit; do
+	n=$(awk -v e="$ev:" '$1 == e { print $2 }' "$FL_OUT/analyzer.counts.txt")
+	check "recording holds $ev records (${n:-0})" test "${n:-0}" -gt 0
+done
+
+unload_mod fairlab
+unload_mod fairlab_trace
+assert_taint_ok

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the subcommands of the fairlab CLI share: messages, exit codes,
+ * number parsing, the output format options.
+ */
+#ifndef FL_CLI_H
+#define FL_CLI_H
+
+#include "table.h"
+
+/* Exit statuses. */
+#define FL_EXIT_OK	0
+#define FL_EXIT_FAIL	1	/* a file could not be read, a tool failed */
+#define FL_EXIT_USAGE	2	/* bad command line */
+
+__attribute__((format(printf, 1, 2)))
+void fl_error(const char *fmt, ...);
+__attribute__((format(printf, 1, 2)))
+void fl_warn(const char *fmt, ...);
+
+/* Decimal integer in [min, max]; 0 or -1 (with an error printed for @what). */
+int fl_parse_long(const char *s, long min, long max, const char *what, long *out);
+/* Positive decimal number; 0 or -1 (with an error printed for @what). */
+int fl_parse_positive(const char *s, const char *what, double *out);
+
+/* --json / --csv seen twice or together. */
+int fl_set_format(enum fl_format *fmt, enum fl_format want);
+
+/* Writes a warning to stderr (the reader's and engine's warning hook). */
+void fl_warn_cb(const char *msg, void *arg);
+
+int cmd_report(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+
+#endif /* FL_CLI_H */

@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `fairlab plot FILE... -o DIR`: time series of each recording (error,
+ * writes/s) and a Pareto plot of mean |E| against writes/s over all
+ * policy segments, drawn by gnuplot as PNG and SVG.  The data files and
+ * the gnuplot script stay in DIR, so a plot can be redrawn or restyled.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "analyze.h"
+#include "cli.h"
+#include "metrics.h"
+
+static void help(FILE *f)
+{
+	fputs(
+"usage: fairlab plot [options] -o DIR FILE...\n"
+"\n"
+"Draws with gnuplot, for each recording FILE (named by its file name STEM):\n"
+"  STEM-error.png/.svg   sum over task groups of |E| (load units) and that sum\n"
+"                        relative to the groups' sum(load) (%), per time bin\n"
+"  STEM-writes.png/.svg  tg_update attempts, tg->load_avg writes and writer\n"
+"                        switches per second, per time bin\n"
+"and over all recordings:\n"
+"  pareto.png/.svg       one point per policy segment: time-weighted mean |E|\n"
+"                        per group (load) against writes/s, labelled by policy\n"
+"Policy switches are marked on the time series.  The data (STEM.series.tsv,\n"
+"STEM.segments.tsv, pareto.tsv) and the script (plots.gp) stay in DIR.\n"
+"Time is in seconds since the first fairlab record of each recording.\n"
+"\n"
+"options:\n"
+"  -o, --output=DIR  where the plots go (created if missing)\n"
+"  --bin=MS          width of a time bin in milliseconds (default 100)\n"
+"  --gnuplot=PROG    the gnuplot program (default gnuplot)\n"
+"  --json            list what was written, and the Pareto points\n"
+"  --csv             the Pareto points: file,segment,tg_policy,idlest_policy,\n"
+"                    writes_per_s,err_mean_load,err_p99_load,switches_per_s\n"
+"  -h, --help        this text\n"
+"\n"
+"examples:\n"
+"  fairlab plot -o plots/ trace.dat\n"
+"  fairlab plot --bin=10 -o plots/ stock.dat relative8.dat budget5.dat\n",
+	      f);
+}
+
+struct pareto_pt {
+	char stem[64];
+	int segment;
+	char tg_policy[48], idlest_policy[48];
+	double writes_per_s, err_mean, err_p99, switches_per_s;
+};
+
+struct plot_file {
+	const char *path;
+	char stem[64];
+	FILE *series, *segments;
+	struct fa_engine *e;	/* its whole-trace t_start is the first record */
+	struct pareto_pt *pts;	/* shared list */
+	int *npts, *cappts;
+	bool oom;
+};
+
+/* File name without directory and .dat, reduced to [A-Za-z0-9._-]. */
+static void make_stem(const char *path, char *out, size_t n)
+{
+	const char *b = strrchr(path, '/');
+	size_t len, i;
+
+	b = b ? b + 1 : path;
+	len = strlen(b);
+	if (len > 4 && !strcmp(b + len - 4, ".dat"))
+		len -= 4;
+	if (len >= n)
+		len = n - 1;
+	for (i = 0; i < len; i++) {
+		char c = b[i];
+
+		out[i] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			 (c >= '0' && c <= '9') || c == '.' || c == '-' ? c : '_';
+	}
+	out[len] = '\0';
+	if (!len)
+		snprintf(out, n, "trace");
+}
+
+static void on_bin(const struct fa_bin *b, void *arg)
+{
+	struct plot_file *pf = arg;
+	double len = (double)(b->t_end - b->t_start) / 1e9;
+	u64 t0 = fa_engine_total(pf->e)->t_start;
+
+	if (len <= 0)
+		return;
+	fprintf(pf->series, "%.6f\t%.3f\t%.3f\t%.3f\t%.3f\t%.5f\t%d\n",
+		(double)(b->t_start - t0) / 1e9 + len / 2,
+		(double)b->attempts / len, (double)b->writes / len,
+		(double)b->switches / len, b->err_sum, 100.0 * b->err_rel,
+		b->segment);
+}
+
+static void on_segment(const struct fa_segment *s, void *arg)
+{
+	struct plot_file *pf = arg;
+	struct pareto_pt *p;
+
+	if (*pf->npts == *pf->cappts) {
+		int cap = *pf->cappts ? *pf->cappts * 2 : 16;
+
+		p = realloc(pf->pts, (size_t)cap * sizeof(*p));
+		if (!p) {
+			pf->oom = true;
+			return;
+		}
+		pf->pts = p;
+		*pf->cappts = cap;
+	}
+	p = &pf->pts[(*pf->npts)++];
+	memset(p, 0, sizeof(*p));
+	snprintf(p->stem, sizeof(p->stem), "%s", pf->stem);
+	p->segment = s->index;
+	if (s->tg_policy_known)
+		fa_tg_policy_label(&s->tg_policy, p->tg_policy, sizeof(p->tg_policy));
+	else
+		snprintf(p->tg_policy, sizeof(p->tg_policy), "unknown");
+	if (s->idlest_policy_known)
+		fa_idlest_policy_label(s->idlest_policy, p->idlest_policy,
+				       sizeof(p->idlest_policy));
+	else
+		snprintf(p->idlest_policy, sizeof(p->idlest_policy), "unknown");
+	p->writes_per_s = fa_segment_rate(s, s->writes);
+	p->switches_per_s = fa_segment_rate(s, s->switches);
+	p->err_mean = fa_err_mean_abs(&s->err);
+	p->err_p99 = (double)fa_err_p_abs(&s->err, 0.99);
+	fprintf(pf->segments, "%.6f\t%s\n",
+		(double)(s->t_start - fa_engine_total(pf->e)->t_start) / 1e9,
+		p->tg_policy);
+}
+
+static FILE *open_out(const char *dir, const char *stem, const char *suffix)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s%s", dir, stem, suffix);
+	f = fopen(path, "w");
+	if (!f)
+		fl_error("%s: %s", path, strerror(errno));
+	return f;
+}
+
+/* The gnuplot commands drawing one recording's two time series. */
+static void script_series(FILE *gp, const char *stem)
+{
+	static const char *const term[2][2] = {
+		{ "pngcairo size 1100,500", "png" }, { "svg size 1100,500", "svg" },
+	};
+	int t;
+
+	for (t = 0; t < 2; t++) {
+		fprintf(gp,
+			"set terminal %s\n"
+			"set output '%s-error.%s'\n"
+			"set title 'accumulated error, %s'\n"
+			"set xlabel 'time since first record (s)'\n"
+			"set ylabel 'sum over groups of |E| (load)'\n"
+			"set y2label '|E| / sum(load) (%%)'\n"
+			"set ytics nomirror; set y2tics\n"
+			"plot '%s.series.tsv' using 1:5 with lines lw 1.5 title 'sum |E| (load)', \\\n"
+			"     '' using 1:6 axes x1y2 with lines lw 1 title 'relative (%%)'\n"
+			"unset y2tics; unset y2label\n"
+			"set output '%s-writes.%s'\n"
+			"set title 'tg->load_avg traffic, %s'\n"
+			"set ylabel 'per second (1/s)'\n"
+			"plot '%s.series.tsv' using 1:2 with lines title 'attempts (1/s)', \\\n"
+			"     '' using 1:3 with lines lw 1.5 title 'writes (1/s)', \\\n"
+			"     '' using 1:4 with lines title 'writer switches (1/s)'\n",
+			term[t][0], stem, term[t][1], stem, stem, stem,
+			term[t][1], stem, stem);
+	}
+}
+
+static void script_pareto(FILE *gp, const struct pareto_pt *pts, int n)
+{
+	bool logx = n > 0, logy = n > 0;
+	int i, t;
+
+	for (i = 0; i < n; i++) {
+		logx = logx && pts[i].writes_per_s > 0;
+		logy = logy && pts[i].err_mean > 0;
+	}
+	for (t = 0; t < 2; t++) {
+		fprintf(gp,
+			"set terminal %s\n"
+			"unset arrow; unset label\n"
+			"set output 'pareto.%s'\n"
+			"set title 'error against tg->load_avg writes, one point per policy segment'\n"
+			"set xlabel 'writes (1/s)'\n"
+			"set ylabel 'time-weighted mean |E| per group (load)'\n"
+			"%s\n%s\n"
+			"plot 'pareto.tsv' using 5:6 with points pt 7 ps 1.2 notitle, \\\n"
+			"     '' using 5:6:3 with labels offset char 1,1 left notitle\n"
+			"unset logscale\n",
+			t ? "svg size 900,700" : "pngcairo size 900,700",
+			t ? "svg" : "png",
+			logx ? "set logscale x" : "unset logscale x",
+			logy ? "set logscale y" : "unset logscale y");
+	}
+}
+
+/* A gnuplot function-free way to mark segments: arrows and labels. */
+static void script_marks(FILE *gp, const char *dir, const char *stem)
+{
+	char path[4096], label[128];
+	double t;
+	FILE *f;
+	int i = 0;
+
+	snprintf(path, sizeof(path), "%s/%s.segments.tsv", dir, stem);
+	f = fopen(path, "r");
+	fprintf(gp, "unset arrow; unset label\n");
+	while (f && fscanf(f, "%lf\t%127[^\n]\n", &t, label) == 2) {
+		if (i++)
+			fprintf(gp, "set arrow from %.6f, graph 0 to %.6f, graph 1 nohead dt 2\n",
+				t, t);
+		fprintf(gp, "set label '%s' at %.6f, graph 0.97 offset char 0.5,0 font ',9'\n",
+			label, t);
+	}
+	if (f)
+		fclose(f);
+}
+
+static int run_gnuplot(const char *prog, const char *dir)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0) {
+		fl_error("fork: %s", strerror(errno));
+		return -1;
+	}
+	if (!pid) {
+		if (chdir(dir))
+			_exit(126);
+		execlp(prog, prog, "plots.gp", (char *)NULL);
+		fprintf(stderr, "fairlab: error: cannot run %s: %s\n", prog, strerror(errno));
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		fl_error("%s failed on %s/plots.gp", prog, dir);
+		return -1;
+	}
+	return 0;
+}
+
+static int write_pareto(const char *dir, const struct pareto_pt *pts, int n)
+{
+	FILE *f = open_out(dir, "pareto", ".tsv");
+	int i;
+
+	if (!f)
+		return -1;
+	fprintf(f, "# file\tsegment\ttg_policy\tidlest_policy\twrites_per_s\terr_mean_load\terr_p99_load\tswitches_per_s\n");
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s\t%d\t%s\t%s\t%.6g\t%.6g\t%.6g\t%.6g\n", pts[i].stem,
+			pts[i].segment, pts[i].tg_policy, pts[i].idlest_policy,
+			pts[i].writes_per_s, pts[i].err_mean, pts[i].err_p99,
+			pts[i].switches_per_s);
+	return fclose(f) ? -1 : 0;
+}
+
+static void report(enum fl_format fmt, const char *dir, char (*stems)[64], int nfiles,
+		   const struct pareto_pt *pts, int n)
+{
+	static const char *const kinds[] = { "-error", "-writes" };
+	struct fl_json j;
+	char path[4200];
+	int i, k, e;
+
+	if (fmt == FL_FMT_CSV) {
+		printf("file,segment,tg_policy,idlest_policy,writes_per_s,err_mean_load,err_p99_load,switches_per_s\n");
+		for (i = 0; i < n; i++) {
+			fl_csv_field(stdout, pts[i].stem);
+			printf(",%d,%s,%s,%.6f,%.6f,%.0f,%.6f\n", pts[i].segment,
+			       pts[i].tg_policy, pts[i].idlest_policy, pts[i].writes_per_s,
+			       pts[i].err_mean, pts[i].err_p99, pts[i].switches_per_s);
+		}
+		return;
+	}
+	if (fmt == FL_FMT_JSON) {
+		fl_json_init(&j, stdout);
+		fl_json_obj(&j, NULL);
+		fl_json_arr(&j, "outputs");
+	}
+	for (i = 0; i <= nfiles; i++) {
+		for (k = 0; k < 2 && (i < nfiles || !k); k++) {
+			for (e = 0; e < 2; e++) {
+				if (i < nfiles)
+					snprintf(path, sizeof(path), "%s/%s%s.%s", dir, stems[i],
+						 kinds[k], e ? "svg" : "png");
+				else
+					snprintf(path, sizeof(path), "%s/pareto.%s", dir,
+						 e ? "svg" : "png");
+				if (fmt == FL_FMT_JSON)
+					fl_json_str(&j, NULL, path);
+				else
+					printf("wrote %s\n", path);
+			}
+		}
+	}
+	if (fmt != FL_FMT_JSON)
+		return;
+	fl_json_end(&j, ']');
+	fl_json_arr(&j, "pareto");
+	for (i = 0; i < n; i++) {
+		fl_json_obj(&j, NULL);
+		fl_json_str(&j, "file", pts[i].stem);
+		fl_json_u64(&j, "segment", (u64)pts[i].segment);
+		fl_json_str(&j, "tg_policy", pts[i].tg_policy);
+		fl_json_str(&j, "idlest_policy", pts[i].idlest_policy);
+		fl_json_dbl(&j, "writes_per_s", pts[i].writes_per_s);
+		fl_json_dbl(&j, "err_mean_load", pts[i].err_mean);
+		fl_json_dbl(&j, "err_p99_load", pts[i].err_p99);
+		fl_json_dbl(&j, "switches_per_s", pts[i].switches_per_s);
+		fl_json_end(&j, '}');
+	}
+	fl_json_end(&j, ']');
+	fl_json_end(&j, '}');
+}
+
+/* Reads one recording into its series and segment files. */
+static int plot_one(struct plot_file *pf, const char *dir, u64 bin_ns)
+{
+	struct fa_engine_cfg cfg = {
+		.on_segment = on_segment, .on_bin = on_bin, .bin_ns = bin_ns, .arg = pf,
+	};
+	struct fa_engine *e;
+	int ret = -1;
+
+	pf->series = open_out(dir, pf->stem, ".series.tsv");
+	pf->segments = open_out(dir, pf->stem, ".segments.tsv");
+	e = fa_engine_new(&cfg);
+	pf->e = e;
+	if (!pf->series || !pf->segments || !e)
+		goto out;
+	fprintf(pf->series, "# %s\n# time_s\tattempts_per_s\twrites_per_s\tswitches_per_s\terr_sum_load\terr_rel_pct\tsegment\n",
+		pf->path);
+	if (fl_analyze(pf->path, e))
+		goto out;
+	if (pf->oom) {
+		fl_error("out of memory");
+		goto out;
+	}
+	ret = 0;
+out:
+	fa_engine_free(e);
+	if (pf->series && fclose(pf->series))
+		ret = -1;
+	if (pf->segments && fclose(pf->segments))
+		ret = -1;
+	return ret;
+}
+
+int cmd_plot(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "bin", required_argument, NULL, 'b' },
+		{ "gnuplot", required_argument, NULL, 'g' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "csv", no_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum fl_format fmt = FL_FMT_TEXT;
+	const char *dir = NULL, *prog = "gnuplot";
+	struct pareto_pt *pts = NULL;
+	int npts = 0, cappts = 0, nfiles, i, j, c, ret = FL_EXIT_FAIL;
+	char (*stems)[64] = NULL;
+	double bin_ms = 100;
+	char path[4096];
+	FILE *gp = NULL;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			dir = optarg;
+			break;
+		case 'b':
+			if (fl_parse_positive(optarg, "--bin", &bin_ms))
+				return FL_EXIT_USAGE;
+			break;
+		case 'g':
+			prog = optarg;
+			break;
+		case 'j':
+		case 'c':
+			if (fl_set_format(&fmt, c == 'j' ? FL_FMT_JSON : FL_FMT_CSV))
+				return FL_EXIT_USAGE;
+			break;
+		case 'h':
+			help(stdout);
+			return FL_EXIT_OK;
+		default:
+			fl_error("see fairlab plot --help");
+			return FL_EXIT_USAGE;
+		}
+	}
+	nfiles = argc - optind;
+	if (!dir || nfiles < 1) {
+		fl_error(!dir ? "plot: no output directory (-o DIR)" : "plot: no FILE given");
+		return FL_EXIT_USAGE;
+	}
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		fl_error("%s: %s", dir, strerror(errno));
+		return FL_EXIT_FAIL;
+	}
+	stems = calloc((size_t)nfiles, sizeof(*stems));
+	if (!stems)
+		goto out;
+	for (i = 0; i < nfiles; i++) {
+		struct plot_file pf = { .path = argv[optind + i], .npts = &npts,
+					.cappts = &cappts };
+
+		make_stem(pf.path, stems[i], sizeof(stems[i]) - 8);
+		for (j = 0; j < i; j++) {	/* same name twice: number it */
+			if (!strcmp(stems[i], stems[j])) {
+				char num[12];
+
+				snprintf(num, sizeof(num), "-%d", i);
+				strncat(stems[i], num, sizeof(stems[i]) - strlen(stems[i]) - 1);
+			}
+		}
+		memcpy(pf.stem, stems[i], sizeof(pf.stem));
+		pf.pts = pts;
+		if (plot_one(&pf, dir, (u64)(bin_ms * 1e6))) {
+			pts = pf.pts;
+			goto out;
+		}
+		pts = pf.pts;
+	}
+	if (write_pareto(dir, pts, npts))
+		goto out;
+	snprintf(path, sizeof(path), "%s/plots.gp", dir);
+	gp = fopen(path, "w");
+	if (!gp) {
+		fl_error("%s: %s", path, strerror(errno));
+		goto out;
+	}
+	fprintf(gp, "# fairlab plot: %d recordings; run in this directory\n"
+		"set datafile separator \"\\t\"\nset grid\nset key top right\n", nfiles);
+	for (i = 0; i < nfiles; i++) {
+		script_marks(gp, dir, stems[i]);
+		script_series(gp, stems[i]);
+	}
+	script_pareto(gp, pts, npts);
+	if (fclose(gp)) {
+		gp = NULL;
+		fl_error("%s: write failed", path);
+		goto out;
+	}
+	gp = NULL;
+	if (run_gnuplot(prog, dir))
+		goto out;
+	report(fmt, dir, stems, nfiles, pts, npts);
+	ret = FL_EXIT_OK;
+out:
+	if (gp)
+		fclose(gp);
+	free(stems);
+	free(pts);
+	return ret;
+}

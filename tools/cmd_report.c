@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `fairlab report FILE`: reads one recording and writes each policy
+ * segment as the engine closes it, then the whole trace and warnings.
+ */
+#include <getopt.h>
+#include <string.h>
+
+#include "cli.h"
+#include "decode.h"
+#include "report.h"
+#include "warnings.h"
+
+static void help(FILE *f)
+{
+	fputs(
+"usage: fairlab report [--json | --csv [--table=NAME]] [--top=N] FILE\n"
+"\n"
+"Figures of one recording for each policy segment (the records between two\n"
+"policy_switch events that change a policy) and, when there are several, for\n"
+"the whole trace.\n"
+"\n"
+"definitions (DESIGN.md section 5):\n"
+"  attempt        a fairlab:tg_update record; write: one with written=1\n"
+"  skip           attempts that did not write, in % of attempts\n"
+"  writer switch  a write to group T executed on CPU c whose previous write to T\n"
+"                 (in time order, over the whole trace) executed on CPU c' != c:\n"
+"                 the estimate of tg->load_avg cacheline transfers; xnode when\n"
+"                 cpu_topology puts c and c' on different NUMA nodes\n"
+"  E              accumulated error of a group: the sum over its cfs_rqs of\n"
+"                 (contrib after the record - load last observed), which equals\n"
+"                 tg->load_avg - sum(load) when every update is traced; unit\n"
+"                 'load' = cfs_rq avg.load_avg units\n"
+"  |E| max        over every value E took\n"
+"  |E| mean, p99  TIME-WEIGHTED: each value counts for as long as it held, from\n"
+"                 the group's first record to the end of the segment; p99 is the\n"
+"                 value |E| stays at or below 99% of that time (read from a\n"
+"                 log-linear histogram: at most 12.5% above the exact value)\n"
+"  rel            |E| / sum(load), over the time sum(load) > 0\n"
+"  gap            tg_load_avg - sum(contrib) at the group's last record (0 once\n"
+"                 every cfs_rq of the group has been seen)\n"
+"  missed         records whose contrib differs from what the previous record of\n"
+"                 the same cfs_rq left: updates absent from the recording\n"
+"  mismatch       decisions module/policy/policy.c takes otherwise on the same input\n"
+"  rates          per second of the segment's trace time\n"
+"Summary error figures merge all groups: mean and p99 per group-second.\n"
+"Text tables show the unit of each column in parentheses; JSON keys and CSV\n"
+"headers end with it (_n count, _s seconds, _per_s, _pct, _load).\n"
+"\n"
+"options:\n"
+"  --json         one JSON document: file, recording, segments[], total, warnings[]\n"
+"  --csv          one CSV table, chosen with --table: summary (default), groups,\n"
+"                 cpus, sites, tg_policies, idlest, hist; each row starts with\n"
+"                 file, segment ('all' = whole trace), tg_policy, idlest_policy\n"
+"  --table=NAME   the CSV table\n"
+"  --top=N        text: task groups shown per segment (default 20, 0 = all)\n"
+"  -h, --help     this text\n"
+"\n"
+"Warnings go to stderr: lost events, a trace clock that is not global, records\n"
+"out of time order, missed records, decisions policy.c disputes.\n"
+"\n"
+"examples:\n"
+"  fairlab report trace.dat\n"
+"  fairlab report --top=0 trace.dat | less\n"
+"  fairlab report --json trace.dat | jq '.segments[0].metrics.writes_per_s'\n"
+"  fairlab report --csv --table=groups trace.dat > groups.csv\n",
+	      f);
+}
+
+struct report_run {
+	struct fl_report rep;
+	bool json_warnings;	/* inside the JSON warnings array */
+};
+
+static void on_segment(const struct fa_segment *s, void *arg)
+{
+	fl_report_segment(&((struct report_run *)arg)->rep, s);
+}
+
+static void on_warning(const char *msg, void *arg)
+{
+	struct report_run *rr = arg;
+
+	fl_warn("%s: %s", rr->rep.path, msg);
+	if (rr->json_warnings)
+		fl_json_str(&rr->rep.json, NULL, msg);
+	else if (rr->rep.fmt == FL_FMT_TEXT)
+		fprintf(rr->rep.f, "  warning: %s\n", msg);
+}
+
+static void recording_header(struct report_run *rr, const struct fl_read_info *in)
+{
+	struct fl_report *r = &rr->rep;
+	int t;
+
+	if (r->fmt == FL_FMT_TEXT) {
+		fprintf(r->f, "fairlab report: %s\n", r->path);
+		fprintf(r->f, "   trace.dat v%lu%s%s, clock %s, %d CPUs; events:",
+			in->file_version, in->compression[0] ? ", compressed " : "",
+			in->compression, in->clock[0] ? in->clock : "unknown", in->nr_cpus);
+		for (t = 0; t < FA_EV_NR_TYPES; t++)
+			if (in->has_event[t])
+				fprintf(r->f, " %s", fl_event_names[t]);
+		fputc('\n', r->f);
+	} else if (r->fmt == FL_FMT_JSON) {
+		fl_json_obj(&r->json, NULL);
+		fl_json_str(&r->json, "file", r->path);
+		fl_json_obj(&r->json, "recording");
+		fl_json_u64(&r->json, "file_version", in->file_version);
+		fl_json_str(&r->json, "compression", in->compression[0] ? in->compression : NULL);
+		fl_json_str(&r->json, "clock", in->clock[0] ? in->clock : NULL);
+		fl_json_bool(&r->json, "clock_global", fl_clock_is_global(in->clock));
+		fl_json_u64(&r->json, "cpus_n", (u64)in->nr_cpus);
+		fl_json_end(&r->json, '}');
+		fl_json_arr(&r->json, "segments");
+	}
+}
+
+static void recording_footer(struct report_run *rr, const struct fl_read_info *in,
+			     const struct fa_engine *e)
+{
+	struct fl_report *r = &rr->rep;
+	const struct fa_segment *tot = fa_engine_total(e);
+
+	if (r->fmt == FL_FMT_JSON) {
+		fl_json_end(&r->json, ']');
+		fl_report_segment(r, tot);
+		fl_json_obj(&r->json, "records");
+		fl_json_u64(&r->json, "all_n", in->records);
+		fl_json_u64(&r->json, "fairlab_n", in->fairlab_records);
+		fl_json_u64(&r->json, "short_n", in->short_records);
+		fl_json_u64(&r->json, "lost_n", in->lost_events);
+		fl_json_u64(&r->json, "lost_unknown_n", in->lost_unknown);
+		fl_json_u64(&r->json, "overrun_n", in->overruns);
+		fl_json_u64(&r->json, "segments_n", fa_engine_segments(e));
+		fl_json_end(&r->json, '}');
+		fl_json_arr(&r->json, "warnings");
+		rr->json_warnings = true;
+	} else if (r->fmt == FL_FMT_TEXT) {
+		if (fa_engine_segments(e) > 1)
+			fl_report_segment(r, tot);
+		else if (!fa_engine_segments(e))
+			fprintf(r->f, "\n   no tg_update or pick_idlest records\n");
+		fprintf(r->f, "\n   %llu records, %llu fairlab, %u segments\n",
+			(unsigned long long)in->records,
+			(unsigned long long)in->fairlab_records,
+			fa_engine_segments(e));
+	} else if (r->csv_table && !strcmp(r->csv_table, "summary") &&
+		   fa_engine_segments(e) > 1) {
+		fl_report_segment(r, tot);
+	}
+	fl_read_warnings(in, on_warning, rr);
+	fl_engine_warnings(tot, on_warning, rr);
+	if (r->fmt == FL_FMT_JSON) {
+		fl_json_end(&r->json, ']');
+		fl_json_end(&r->json, '}');
+	}
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "csv", no_argument, NULL, 'c' },
+		{ "table", required_argument, NULL, 't' },
+		{ "top", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct report_run rr = { .rep = { .fmt = FL_FMT_TEXT, .f = stdout, .top = 20,
+					  .csv_table = "summary" } };
+	struct fa_engine_cfg cfg = { .on_segment = on_segment, .arg = &rr };
+	struct fl_reader *rd;
+	struct fa_engine *e;
+	char err[512];
+	long top;
+	int c, i, ret = FL_EXIT_OK;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+		case 'c':
+			if (fl_set_format(&rr.rep.fmt, c == 'j' ? FL_FMT_JSON : FL_FMT_CSV))
+				return FL_EXIT_USAGE;
+			break;
+		case 't':
+			for (i = 0; fl_report_tables[i] && strcmp(optarg, fl_report_tables[i]); i++)
+				;
+			if (!fl_report_tables[i]) {
+				fl_error("--table: no table '%s' (summary, groups, cpus, sites, tg_policies, idlest, hist)",
+					 optarg);
+				return FL_EXIT_USAGE;
+			}
+			rr.rep.csv_table = fl_report_tables[i];
+			break;
+		case 'n':
+			if (fl_parse_long(optarg, 0, 1000000, "--top", &top))
+				return FL_EXIT_USAGE;
+			rr.rep.top = (int)top;
+			break;
+		case 'h':
+			help(stdout);
+			return FL_EXIT_OK;
+		default:
+			fl_error("see fairlab report --help");
+			return FL_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		fl_error(optind == argc ? "report: no FILE given (see fairlab report --help)" :
+			 "report: one FILE at a time (fairlab compare takes several)");
+		return FL_EXIT_USAGE;
+	}
+	rr.rep.path = argv[optind];
+	rd = fl_reader_open(rr.rep.path, err, sizeof(err));
+	if (!rd) {
+		fl_error("%s", err);
+		return FL_EXIT_FAIL;
+	}
+	e = fa_engine_new(&cfg);
+	if (!e) {
+		fl_error("out of memory");
+		fl_reader_close(rd);
+		return FL_EXIT_FAIL;
+	}
+	rr.rep.e = e;
+	fl_json_init(&rr.rep.json, rr.rep.f);
+	recording_header(&rr, fl_reader_info(rd));
+	if (fl_reader_run(rd, e, err, sizeof(err))) {
+		fl_error("%s: %s", rr.rep.path, err);
+		ret = FL_EXIT_FAIL;
+	} else {
+		recording_footer(&rr, fl_reader_info(rd), e);
+	}
+	fa_engine_free(e);
+	fl_reader_close(rd);
+	if (fflush(stdout)) {
+		fl_error("writing the report failed");
+		ret = FL_EXIT_FAIL;
+	}
+	return ret;
+}

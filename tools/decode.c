@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fairlab:* record decoding (see decode.h).  Field names and order are
+ * those of module/fairlab_trace_events.h.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "decode.h"
+
+const char *const fl_event_names[FA_EV_NR_TYPES] = {
+	[FA_EV_TG_UPDATE] = "tg_update",
+	[FA_EV_PICK_IDLEST] = "pick_idlest",
+	[FA_EV_POLICY_SWITCH] = "policy_switch",
+	[FA_EV_TG_INFO] = "tg_info",
+	[FA_EV_CPU_TOPOLOGY] = "cpu_topology",
+	[FA_EV_TG_AUDIT] = "tg_audit",
+};
+
+enum { U_TG, U_CFS_CPU, U_LOAD, U_CONTRIB, U_DELTA, U_WRITTEN, U_TG_LOAD_AVG,
+       U_SINCE_NS, U_SITE, U_POLICY, U_ARG, U_NR_CPUS, U_N };
+enum { P_IUTIL, P_GUTIL, P_IAVG, P_GAVG, P_ICAP, P_GCAP, P_ICPU, P_GCPU,
+       P_IIDLE, P_GIDLE, P_INR, P_GNR, P_ITYPE, P_GTYPE, P_PICKED, P_POLICY,
+       P_N };
+enum { S_KIND, S_OLD, S_OLD_ARG, S_NEW, S_NEW_ARG, S_N };
+enum { I_TG, I_PARENT, I_LEVEL, I_NAME, I_N };
+enum { T_CPU, T_NODE, T_LLC, T_N };
+enum { A_SEQ, A_TG, A_TG_LOAD_AVG, A_SUM_CONTRIB, A_SUM_LOAD, A_N };
+
+static const char *const fields_tg_update[U_N + 1] = {
+	"tg", "cfs_cpu", "load", "contrib", "delta", "written", "tg_load_avg",
+	"since_ns", "site", "policy", "arg", "nr_cpus", NULL };
+static const char *const fields_pick_idlest[P_N + 1] = {
+	"idlest_util", "group_util", "idlest_avg_load", "group_avg_load",
+	"idlest_max_cap", "group_max_cap", "idlest_cpu", "group_cpu",
+	"idlest_idle_cpus", "group_idle_cpus", "idlest_nr_running",
+	"group_nr_running", "idlest_type", "group_type", "picked", "policy",
+	NULL };
+static const char *const fields_policy_switch[S_N + 1] = {
+	"kind", "old_policy", "old_arg", "new_policy", "new_arg", NULL };
+static const char *const fields_tg_info[I_N + 1] = {
+	"tg", "parent", "level", "name", NULL };
+static const char *const fields_cpu_topology[T_N + 1] = {
+	"cpu", "node", "llc", NULL };
+static const char *const fields_tg_audit[A_N + 1] = {
+	"seq", "tg", "tg_load_avg", "sum_contrib", "sum_load", NULL };
+
+static const char *const *const event_fields[FA_EV_NR_TYPES] = {
+	fields_tg_update, fields_pick_idlest, fields_policy_switch,
+	fields_tg_info, fields_cpu_topology, fields_tg_audit,
+};
+
+static bool size_ok(int size)
+{
+	return size == 1 || size == 2 || size == 4 || size == 8;
+}
+
+int fl_decoder_init(struct fl_decoder *d, struct tep_handle *tep,
+		    char *err, size_t errlen)
+{
+	struct tep_format_field *f;
+	struct tep_event *ev;
+	int t, i, end;
+
+	memset(d, 0, sizeof(*d));
+	d->tep = tep;
+	for (t = 0; t < FA_EV_NR_TYPES; t++) {
+		d->id[t] = -1;
+		ev = tep_find_event_by_name(tep, "fairlab", fl_event_names[t]);
+		if (!ev)
+			continue;
+		for (i = 0; event_fields[t][i]; i++) {
+			f = tep_find_field(ev, event_fields[t][i]);
+			if (!f || !size_ok(f->size) ||
+			    (f->flags & TEP_FIELD_IS_ARRAY &&
+			     !(f->flags & TEP_FIELD_IS_DYNAMIC))) {
+				snprintf(err, errlen,
+					 "fairlab:%s %s field '%s' (its format differs from this fairlab build)",
+					 fl_event_names[t], f ? "has an unreadable" : "has no",
+					 event_fields[t][i]);
+				return -1;
+			}
+			d->f[t][i] = f;
+			end = f->offset + f->size;
+			if (f->offset < 0 || end > 0xffff) {
+				snprintf(err, errlen, "fairlab:%s field '%s' lies outside a record",
+					 fl_event_names[t], event_fields[t][i]);
+				return -1;
+			}
+			if (end > d->min_size[t])
+				d->min_size[t] = end;
+		}
+		d->id[t] = ev->id;
+		d->nr_present++;
+	}
+	return 0;
+}
+
+static u64 get_u(struct tep_format_field *f, const void *data)
+{
+	unsigned long long v = 0;
+
+	tep_read_number_field(f, data, &v);
+	return v;
+}
+
+/* Reads a field the schema declares signed, sign-extended from its size. */
+static s64 get_s(struct tep_format_field *f, const void *data)
+{
+	u64 v = get_u(f, data);
+	unsigned int bits = (unsigned int)f->size * 8;
+
+	if (bits < 64 && (v >> (bits - 1)) & 1)
+		v |= ~0ull << bits;
+	return (s64)v;
+}
+
+static void dec_tg_update(struct tep_format_field **f, const void *p,
+			  struct fa_tg_update *u)
+{
+	u->tg = get_u(f[U_TG], p);
+	u->cfs_cpu = (s32)get_s(f[U_CFS_CPU], p);
+	u->load = get_u(f[U_LOAD], p);
+	u->contrib = get_u(f[U_CONTRIB], p);
+	u->delta = get_s(f[U_DELTA], p);
+	u->written = get_u(f[U_WRITTEN], p) != 0;
+	u->tg_load_avg = get_s(f[U_TG_LOAD_AVG], p);
+	u->since_ns = get_u(f[U_SINCE_NS], p);
+	u->site = (u8)get_u(f[U_SITE], p);
+	u->policy = (u8)get_u(f[U_POLICY], p);
+	u->arg = (u32)get_u(f[U_ARG], p);
+	u->nr_cpus = (u16)get_u(f[U_NR_CPUS], p);
+}
+
+static void dec_pick_idlest(struct tep_format_field **f, const void *p,
+			    struct fa_pick_idlest *k)
+{
+	k->idlest.group_util = get_u(f[P_IUTIL], p);
+	k->group.group_util = get_u(f[P_GUTIL], p);
+	k->idlest.avg_load = get_u(f[P_IAVG], p);
+	k->group.avg_load = get_u(f[P_GAVG], p);
+	k->idlest.max_capacity = get_u(f[P_ICAP], p);
+	k->group.max_capacity = get_u(f[P_GCAP], p);
+	k->idlest_cpu = (s32)get_s(f[P_ICPU], p);
+	k->group_cpu = (s32)get_s(f[P_GCPU], p);
+	k->idlest.idle_cpus = (u32)get_u(f[P_IIDLE], p);
+	k->group.idle_cpus = (u32)get_u(f[P_GIDLE], p);
+	k->idlest.sum_nr_running = (u32)get_u(f[P_INR], p);
+	k->group.sum_nr_running = (u32)get_u(f[P_GNR], p);
+	k->idlest.group_type = (u32)get_u(f[P_ITYPE], p);
+	k->group.group_type = (u32)get_u(f[P_GTYPE], p);
+	k->picked = get_u(f[P_PICKED], p) != 0;
+	k->policy = (u8)get_u(f[P_POLICY], p);
+}
+
+static void dec_policy_switch(struct tep_format_field **f, const void *p,
+			      struct fa_policy_switch *s)
+{
+	s->kind = (u8)get_u(f[S_KIND], p);
+	s->old_policy = (u8)get_u(f[S_OLD], p);
+	s->old_arg = (u32)get_u(f[S_OLD_ARG], p);
+	s->new_policy = (u8)get_u(f[S_NEW], p);
+	s->new_arg = (u32)get_u(f[S_NEW_ARG], p);
+}
+
+/* The __string name: a __data_loc (or __rel_loc) word, offset | len << 16. */
+static int dec_name(struct tep_format_field *f, const struct tep_record *rec,
+		    char *out, size_t n)
+{
+	u64 loc = get_u(f, rec->data);
+	u64 off = loc & 0xffff, len = (loc >> 16) & 0xffff, i;
+	const char *s = rec->data;
+
+	if (f->flags & TEP_FIELD_IS_RELATIVE)
+		off += (u64)f->offset + (u64)f->size;
+	if (!(f->flags & TEP_FIELD_IS_DYNAMIC) || off + len > (u64)rec->size)
+		return -1;
+	for (i = 0; i < len && i + 1 < n && s[off + i]; i++)
+		out[i] = s[off + i];
+	out[i] = '\0';
+	return 0;
+}
+
+static int dec_tg_info(struct tep_format_field **f, const struct tep_record *rec,
+		       struct fa_tg_info *t)
+{
+	t->tg = get_u(f[I_TG], rec->data);
+	t->parent = get_u(f[I_PARENT], rec->data);
+	t->level = (u32)get_u(f[I_LEVEL], rec->data);
+	return dec_name(f[I_NAME], rec, t->name, sizeof(t->name));
+}
+
+static void dec_cpu_topology(struct tep_format_field **f, const void *p,
+			     struct fa_cpu_topology *t)
+{
+	t->cpu = (s32)get_s(f[T_CPU], p);
+	t->node = (s32)get_s(f[T_NODE], p);
+	t->llc = (s32)get_s(f[T_LLC], p);
+}
+
+static void dec_tg_audit(struct tep_format_field **f, const void *p,
+			 struct fa_tg_audit *a)
+{
+	a->seq = get_u(f[A_SEQ], p);
+	a->tg = get_u(f[A_TG], p);
+	a->tg_load_avg = get_s(f[A_TG_LOAD_AVG], p);
+	a->sum_contrib = get_s(f[A_SUM_CONTRIB], p);
+	a->sum_load = get_u(f[A_SUM_LOAD], p);
+}
+
+int fl_decode(const struct fl_decoder *d, struct tep_record *rec,
+	      struct fa_event *ev)
+{
+	struct tep_format_field **f;
+	int id, t;
+
+	if (rec->size < 2)	/* not even common_type */
+		return -1;
+	id = tep_data_type(d->tep, rec);
+	for (t = 0; t < FA_EV_NR_TYPES; t++)
+		if (d->id[t] == id)
+			break;
+	if (t == FA_EV_NR_TYPES)
+		return 0;
+	if (rec->size < d->min_size[t])
+		return -1;
+	f = (struct tep_format_field **)d->f[t];
+	ev->ts = rec->ts;
+	ev->cpu = rec->cpu;
+	ev->type = (u32)t;
+	switch (t) {
+	case FA_EV_TG_UPDATE:
+		dec_tg_update(f, rec->data, &ev->u.tg_update);
+		break;
+	case FA_EV_PICK_IDLEST:
+		dec_pick_idlest(f, rec->data, &ev->u.pick_idlest);
+		break;
+	case FA_EV_POLICY_SWITCH:
+		dec_policy_switch(f, rec->data, &ev->u.policy_switch);
+		break;
+	case FA_EV_TG_INFO:
+		return dec_tg_info(f, rec, &ev->u.tg_info) ? -1 : 1;
+	case FA_EV_CPU_TOPOLOGY:
+		dec_cpu_topology(f, rec->data, &ev->u.cpu_topology);
+		break;
+	case FA_EV_TG_AUDIT:
+		dec_tg_audit(f, rec->data, &ev->u.tg_audit);
+		break;
+	}
+	return 1;
+}

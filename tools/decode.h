@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Decoding fairlab:* records into engine events through libtraceevent.
+ *
+ * Each event's fields are looked up by name once (tep_find_field), from
+ * the formats stored in the recording, and read with
+ * tep_read_number_field: the decoder follows the file's layout, never a
+ * compiled-in one.  Records shorter than their format are rejected
+ * instead of read past their end.
+ */
+#ifndef FL_DECODE_H
+#define FL_DECODE_H
+
+#include <event-parse.h>
+
+#include "fa_events.h"
+
+#define FL_MAX_FIELDS 16
+
+struct fl_decoder {
+	struct tep_handle *tep;
+	int id[FA_EV_NR_TYPES];			/* event id, -1 when absent */
+	int min_size[FA_EV_NR_TYPES];		/* bytes every record must hold */
+	struct tep_format_field *f[FA_EV_NR_TYPES][FL_MAX_FIELDS];
+	int nr_present;
+};
+
+/* Event names, in enum fa_event_type order. */
+extern const char *const fl_event_names[FA_EV_NR_TYPES];
+
+/*
+ * Looks the fairlab events and their fields up in @tep.  Returns 0
+ * (nr_present may be 0: no fairlab events), or -1 with a message in
+ * @err when an event lacks a field or has one of an unreadable size.
+ */
+int fl_decoder_init(struct fl_decoder *d, struct tep_handle *tep,
+		    char *err, size_t errlen);
+
+/*
+ * Decodes @rec.  Returns 1 and fills @ev for a fairlab record, 0 for a
+ * record of another event, -1 for a fairlab record too short for its
+ * format.
+ */
+int fl_decode(const struct fl_decoder *d, struct tep_record *rec,
+	      struct fa_event *ev);
+
+#endif /* FL_DECODE_H */

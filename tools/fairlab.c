@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fairlab: analyzer of fairlab:* trace-cmd recordings.  Dispatches to the
+ * report, compare and plot subcommands (cmd_*.c).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define FAIRLAB_VERSION "0.1"
+
+static void usage(FILE *f)
+{
+	fputs(
+"usage: fairlab <command> [options] [files]\n"
+"\n"
+"Reads trace-cmd recordings (trace.dat, versions 6 and 7, compressed or not) of\n"
+"the fairlab:* events and reports tg->load_avg cacheline contention (attempts,\n"
+"writes, writer switches) and accumulated error, per policy segment.\n"
+"\n"
+"commands:\n"
+"  report FILE                 figures of one recording, segment by segment\n"
+"  compare BASE... -- NEW...   LKP-style table: base +- %stddev, %change, new\n"
+"  plot FILE... -o DIR         error and writes/s over time, Pareto plot (PNG, SVG)\n"
+"  help [COMMAND]              this text, or a command's (same as COMMAND --help)\n"
+"\n"
+"Every command takes --json or --csv instead of text, and --help.\n"
+"\n"
+"examples:\n"
+"  fairlab report build/vm/analyzer-data/trace.dat\n"
+"  fairlab compare stock-1.dat stock-2.dat -- budget-1.dat budget-2.dat\n"
+"  fairlab plot stock.dat relative8.dat budget5.dat -o plots/\n"
+"\n"
+"Exit status: 0 success, 1 an unreadable file or a failed tool, 2 a bad command line.\n",
+	      f);
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : NULL;
+	char *help_argv[3] = { NULL, "--help", NULL };
+
+	if (!cmd) {
+		usage(stderr);
+		return FL_EXIT_USAGE;
+	}
+	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help")) {
+		usage(stdout);
+		return FL_EXIT_OK;
+	}
+	if (!strcmp(cmd, "--version")) {
+		printf("fairlab %s\n", FAIRLAB_VERSION);
+		return FL_EXIT_OK;
+	}
+	if (!strcmp(cmd, "help")) {
+		if (argc < 3) {
+			usage(stdout);
+			return FL_EXIT_OK;
+		}
+		help_argv[0] = argv[2];
+		argv = help_argv;
+		argc = 2;
+		cmd = argv[0];
+	} else {
+		argv++;
+		argc--;
+	}
+	if (!strcmp(cmd, "report"))
+		return cmd_report(argc, argv);
+	if (!strcmp(cmd, "compare"))
+		return cmd_compare(argc, argv);
+	if (!strcmp(cmd, "plot"))
+		return cmd_plot(argc, argv);
+	fl_error("unknown command '%s' (see fairlab --help)", cmd);
+	return FL_EXIT_USAGE;
+}

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Segment metrics (see metrics.h).  Error figures are over all task
+ * groups merged: the time-weighted mean is per group (sum over groups of
+ * the integral of |E|, divided by the sum of their observed times) and
+ * p99 is the value 99% of that group-time stays at or below.
+ */
+#include <string.h>
+
+#include "metrics.h"
+
+double fl_pct(u64 part, u64 whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+#define RATE(name, field) \
+	static double name(const struct fa_segment *s) \
+	{ return fa_segment_rate(s, s->field); }
+#define COUNT(name, field) \
+	static double name(const struct fa_segment *s) \
+	{ return (double)s->field; }
+
+static double duration(const struct fa_segment *s)
+{
+	return fa_segment_seconds(s);
+}
+
+COUNT(records, records)
+COUNT(attempts, attempts)
+COUNT(writes, writes)
+RATE(attempts_rate, attempts)
+RATE(writes_rate, writes)
+COUNT(switches, switches)
+RATE(switches_rate, switches)
+COUNT(xnode, xnode)
+RATE(xnode_rate, xnode)
+COUNT(replay_mismatch, replay_mismatch)
+COUNT(foreign, foreign_policy)
+COUNT(contrib_jumps, contrib_jumps)
+COUNT(late, late)
+COUNT(audit_violations, audit_violations)
+
+static double skip_pct(const struct fa_segment *s)
+{
+	return fl_pct(s->attempts - s->writes, s->attempts);
+}
+
+static double switch_pct(const struct fa_segment *s)
+{
+	return fl_pct(s->switches, s->writes);
+}
+
+static double err_max(const struct fa_segment *s)
+{
+	return (double)s->err.max_abs;
+}
+
+static double err_mean(const struct fa_segment *s)
+{
+	return fa_err_mean_abs(&s->err);
+}
+
+static double err_p99(const struct fa_segment *s)
+{
+	return (double)fa_err_p_abs(&s->err, 0.99);
+}
+
+static double rel_max(const struct fa_segment *s)
+{
+	return 100.0 * s->err.max_rel;
+}
+
+static double rel_mean(const struct fa_segment *s)
+{
+	return 100.0 * fa_err_mean_rel(&s->err);
+}
+
+static double rel_p99(const struct fa_segment *s)
+{
+	return 100.0 * fa_err_p_rel(&s->err, 0.99);
+}
+
+static double idlest_decisions(const struct fa_segment *s)
+{
+	u64 n = 0;
+	int i;
+
+	for (i = 0; i < FA_IDLEST_POLICIES; i++)
+		n += s->idlest[i].decisions;
+	return (double)n;
+}
+
+static double idlest_picked_pct(const struct fa_segment *s)
+{
+	u64 n = 0, p = 0;
+	int i;
+
+	for (i = 0; i < FA_IDLEST_POLICIES; i++) {
+		n += s->idlest[i].decisions;
+		p += s->idlest[i].picked;
+	}
+	return fl_pct(p, n);
+}
+
+static double idlest_mismatch(const struct fa_segment *s)
+{
+	u64 n = 0;
+	int i;
+
+	for (i = 0; i < FA_IDLEST_POLICIES; i++)
+		n += s->idlest[i].mismatch;
+	return (double)n;
+}
+
+static double groups(const struct fa_segment *s)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < s->nr_tgs; i++)
+		n += fa_segment_tg_active(s, i);
+	return n;
+}
+
+const struct fl_metric fl_metrics[] = {
+	{ "duration_s", "trace time", "s", 3, duration },
+	{ "records_n", "fairlab records", "n", -1, records },
+	{ "groups_n", "task groups", "n", -1, groups },
+	{ "attempts_n", "tg_update attempts", "n", -1, attempts },
+	{ "writes_n", "tg->load_avg writes", "n", -1, writes },
+	{ "skip_pct", "skipped attempts", "%", 2, skip_pct },
+	{ "attempts_per_s", "attempts", "1/s", 1, attempts_rate },
+	{ "writes_per_s", "writes", "1/s", 1, writes_rate },
+	{ "switches_n", "writer switches", "n", -1, switches },
+	{ "switches_per_s", "writer switches", "1/s", 1, switches_rate },
+	{ "switch_pct", "writes that switched writer", "%", 2, switch_pct },
+	{ "xnode_switches_n", "cross-node switches", "n", -1, xnode },
+	{ "xnode_switches_per_s", "cross-node switches", "1/s", 1, xnode_rate },
+	{ "err_max_load", "|E| max", "load", 0, err_max },
+	{ "err_mean_load", "|E| time-weighted mean", "load", 2, err_mean },
+	{ "err_p99_load", "|E| time-weighted p99", "load", 0, err_p99 },
+	{ "err_rel_max_pct", "|E|/sum(load) max", "%", 3, rel_max },
+	{ "err_rel_mean_pct", "|E|/sum(load) time-weighted mean", "%", 3, rel_mean },
+	{ "err_rel_p99_pct", "|E|/sum(load) time-weighted p99", "%", 3, rel_p99 },
+	{ "idlest_decisions_n", "pick_idlest decisions", "n", -1, idlest_decisions },
+	{ "idlest_picked_pct", "pick_idlest candidate picked", "%", 2, idlest_picked_pct },
+	{ "idlest_mismatch_n", "pick_idlest verdicts policy.c disputes", "n", -1, idlest_mismatch },
+	{ "replay_mismatch_n", "tg_update decisions policy.c disputes", "n", -1, replay_mismatch },
+	{ "foreign_policy_n", "attempts under another policy", "n", -1, foreign },
+	{ "contrib_jumps_n", "cfs_rq records missed (contrib jumps)", "n", -1, contrib_jumps },
+	{ "late_n", "records out of time order", "n", -1, late },
+	{ "audit_violations_n", "audits with tg->load_avg != sum(contrib)", "n", -1, audit_violations },
+};
+
+const int fl_nr_metrics = (int)(sizeof(fl_metrics) / sizeof(fl_metrics[0]));
+
+int fl_metric_find(const char *key)
+{
+	int i;
+
+	for (i = 0; i < fl_nr_metrics; i++)
+		if (!strcmp(fl_metrics[i].key, key))
+			return i;
+	return -1;
+}

@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The tables of one report segment, in the style of perf c2c: a summary,
+ * then task groups ranked by writer switches (the cacheline transfers),
+ * per-CPU, per-site and per-policy breakdowns and the error histogram.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "group_path.h"
+#include "metrics.h"
+#include "report.h"
+
+const char *const fl_report_tables[] = {
+	"summary", "groups", "cpus", "sites", "tg_policies", "idlest", "hist", NULL,
+};
+
+/* ---- task groups ---------------------------------------------------- */
+
+static const struct fl_col group_cols[] = {
+	{ "group", "group", FL_STR, 0, 20 },
+	{ "id", "id", FL_U64, 0, 0 },
+	{ "attempts_n", "attempts(n)", FL_U64, 0, 0 },
+	{ "writes_n", "writes(n)", FL_U64, 0, 0 },
+	{ "skip_pct", "skip(%)", FL_DBL, 1, 0 },
+	{ "writes_per_s", "writes(1/s)", FL_DBL, 1, 0 },
+	{ "switches_n", "switches(n)", FL_U64, 0, 0 },
+	{ "xnode_switches_n", "xnode(n)", FL_U64, 0, 0 },
+	{ "err_max_load", "|E|max(load)", FL_U64, 0, 0 },
+	{ "err_mean_load", "|E|mean(load)", FL_DBL, 1, 0 },
+	{ "err_p99_load", "|E|p99(load)", FL_U64, 0, 0 },
+	{ "err_rel_mean_pct", "rel.mean(%)", FL_DBL, 2, 0 },
+	{ "err_rel_p99_pct", "rel.p99(%)", FL_DBL, 2, 0 },
+	{ "gap_load", "gap(load)", FL_S64, 0, 0 },
+	{ "contrib_jumps_n", "missed(n)", FL_U64, 0, 0 },
+};
+static const struct fl_table group_table = {
+	"groups", "Task groups, ranked by writer switches (cacheline transfers of tg->load_avg)",
+	sizeof(group_cols) / sizeof(group_cols[0]), group_cols,
+};
+
+static const struct fa_segment *sort_seg;
+
+/* Most writer switches first, then most writes, then first seen. */
+static int by_contention(const void *a, const void *b)
+{
+	const struct fa_tg_seg *x = &sort_seg->tgs[*(const u32 *)a];
+	const struct fa_tg_seg *y = &sort_seg->tgs[*(const u32 *)b];
+
+	if (x->switches != y->switches)
+		return x->switches > y->switches ? -1 : 1;
+	if (x->writes != y->writes)
+		return x->writes > y->writes ? -1 : 1;
+	return *(const u32 *)a < *(const u32 *)b ? -1 : 1;
+}
+
+static void emit_groups(struct fl_report *r, struct fl_emit *em,
+			const struct fa_segment *s)
+{
+	struct fl_val v[sizeof(group_cols) / sizeof(group_cols[0])];
+	u32 *order = malloc((s->nr_tgs + 1) * sizeof(*order));
+	u32 n = 0, i, shown;
+	char name[256];
+
+	if (!order)
+		return;
+	for (i = 0; i < s->nr_tgs; i++)
+		if (fa_segment_tg_active(s, i) && fa_engine_tg(r->e, i))
+			order[n++] = i;
+	sort_seg = s;
+	qsort(order, n, sizeof(*order), by_contention);
+	shown = r->fmt == FL_FMT_TEXT && r->top > 0 && (u32)r->top < n ? (u32)r->top : n;
+	em->t = &group_table;
+	fl_table_begin(em);
+	for (i = 0; i < shown; i++) {
+		const struct fa_tg_seg *t = &s->tgs[order[i]];
+		const struct fa_tg *g = fa_engine_tg(r->e, order[i]);
+		int k = 0;
+
+		v[k++] = fl_v_str(fl_group_path(r->e, g, name, sizeof(name)));
+		v[k++] = fl_v_u64(g->id);
+		v[k++] = fl_v_u64(t->attempts);
+		v[k++] = fl_v_u64(t->writes);
+		v[k++] = fl_v_dbl(fl_pct(t->attempts - t->writes, t->attempts));
+		v[k++] = fl_v_dbl(fa_segment_rate(s, t->writes));
+		v[k++] = fl_v_u64(t->switches);
+		v[k++] = fl_v_u64(t->xnode);
+		v[k++] = fl_v_u64(t->err.max_abs);
+		v[k++] = fl_v_dbl(fa_err_mean_abs(&t->err));
+		v[k++] = fl_v_u64(fa_err_p_abs(&t->err, 0.99));
+		v[k++] = fl_v_dbl(t->err.rel_time_ns ? 100.0 * fa_err_mean_rel(&t->err) : NAN);
+		v[k++] = fl_v_dbl(t->err.rel_time_ns ? 100.0 * fa_err_p_rel(&t->err, 0.99) : NAN);
+		v[k++] = fl_v_s64(t->gap);
+		v[k++] = fl_v_u64(t->contrib_jumps);
+		fl_table_row(em, v);
+	}
+	fl_table_end(em);
+	if (shown < n)
+		fprintf(r->f, "   ... %u more groups (--top=0 shows all)\n", n - shown);
+	free(order);
+}
+
+/* ---- CPUs ------------------------------------------------------------ */
+
+static const struct fl_col cpu_cols[] = {
+	{ "cpu", "cpu", FL_U64, 0, 4 },
+	{ "node", "node", FL_S64, 0, 4 },
+	{ "attempts_n", "attempts(n)", FL_U64, 0, 0 },
+	{ "writes_n", "writes(n)", FL_U64, 0, 0 },
+	{ "writes_per_s", "writes(1/s)", FL_DBL, 1, 0 },
+	{ "switches_in_n", "switch_in(n)", FL_U64, 0, 0 },
+	{ "xnode_in_n", "xnode_in(n)", FL_U64, 0, 0 },
+	{ "remote_n", "remote(n)", FL_U64, 0, 0 },
+	{ "idlest_n", "idlest(n)", FL_U64, 0, 0 },
+};
+static const struct fl_table cpu_table = {
+	"cpus", "CPUs (executing): switch_in = writes that pulled the line from another CPU, remote = attempts on another CPU's cfs_rq",
+	sizeof(cpu_cols) / sizeof(cpu_cols[0]), cpu_cols,
+};
+
+static void emit_cpus(struct fl_report *r, struct fl_emit *em,
+		      const struct fa_segment *s)
+{
+	struct fl_val v[sizeof(cpu_cols) / sizeof(cpu_cols[0])];
+	u32 i;
+
+	em->t = &cpu_table;
+	fl_table_begin(em);
+	for (i = 0; i < s->nr_cpus; i++) {
+		const struct fa_cpu_seg *c = &s->cpus[i];
+		int k = 0;
+
+		if (!c->attempts && !c->idlest)
+			continue;
+		v[k++] = fl_v_u64(i);
+		v[k++] = fl_v_s64(fa_engine_cpu_node(r->e, (s32)i));
+		v[k++] = fl_v_u64(c->attempts);
+		v[k++] = fl_v_u64(c->writes);
+		v[k++] = fl_v_dbl(fa_segment_rate(s, c->writes));
+		v[k++] = fl_v_u64(c->switches_in);
+		v[k++] = fl_v_u64(c->xnode_in);
+		v[k++] = fl_v_u64(c->remote);
+		v[k++] = fl_v_u64(c->idlest);
+		fl_table_row(em, v);
+	}
+	fl_table_end(em);
+}
+
+/* ---- sites ----------------------------------------------------------- */
+
+static const struct fl_col site_cols[] = {
+	{ "site", "site", FL_STR, 0, 24 },
+	{ "attempts_n", "attempts(n)", FL_U64, 0, 0 },
+	{ "attempts_pct", "share(%)", FL_DBL, 1, 0 },
+	{ "writes_n", "writes(n)", FL_U64, 0, 0 },
+	{ "skip_pct", "skip(%)", FL_DBL, 1, 0 },
+	{ "writes_per_s", "writes(1/s)", FL_DBL, 1, 0 },
+};
+static const struct fl_table site_table = {
+	"sites", "Call sites (the replaced kernel path of each attempt)",
+	sizeof(site_cols) / sizeof(site_cols[0]), site_cols,
+};
+
+static void emit_sites(struct fl_emit *em, const struct fa_segment *s)
+{
+	struct fl_val v[sizeof(site_cols) / sizeof(site_cols[0])];
+	char name[32];
+	u32 i;
+
+	em->t = &site_table;
+	fl_table_begin(em);
+	for (i = 0; i < FA_SITES; i++) {
+		const struct fa_site_seg *c = &s->sites[i];
+		int k = 0;
+
+		if (!c->attempts)
+			continue;
+		v[k++] = fl_v_str(i < FL_NR_SITES ? fa_site_label(i, name, sizeof(name)) : "other");
+		v[k++] = fl_v_u64(c->attempts);
+		v[k++] = fl_v_dbl(fl_pct(c->attempts, s->attempts));
+		v[k++] = fl_v_u64(c->writes);
+		v[k++] = fl_v_dbl(fl_pct(c->attempts - c->writes, c->attempts));
+		v[k++] = fl_v_dbl(fa_segment_rate(s, c->writes));
+		fl_table_row(em, v);
+	}
+	fl_table_end(em);
+}
+
+/* ---- policies -------------------------------------------------------- */
+
+static const struct fl_col tgpol_cols[] = {
+	{ "policy", "policy", FL_STR, 0, 12 },
+	{ "attempts_n", "attempts(n)", FL_U64, 0, 0 },
+	{ "attempts_pct", "share(%)", FL_DBL, 1, 0 },
+};
+static const struct fl_table tgpol_table = {
+	"tg_policies", "tg_update records per policy id in the records",
+	sizeof(tgpol_cols) / sizeof(tgpol_cols[0]), tgpol_cols,
+};
+
+static void emit_tg_policies(struct fl_emit *em, const struct fa_segment *s)
+{
+	struct fl_val v[3];
+	u32 i;
+
+	em->t = &tgpol_table;
+	fl_table_begin(em);
+	for (i = 0; i < FA_TG_POLICIES; i++) {
+		if (!s->policy_attempts[i])
+			continue;
+		v[0] = fl_v_str(i < FL_TG_NR_POLICIES ? fl_tg_policy_names[i] : "other");
+		v[1] = fl_v_u64(s->policy_attempts[i]);
+		v[2] = fl_v_dbl(fl_pct(s->policy_attempts[i], s->attempts));
+		fl_table_row(em, v);
+	}
+	fl_table_end(em);
+}
+
+static const struct fl_col idlest_cols[] = {
+	{ "policy", "policy", FL_STR, 0, 12 },
+	{ "decisions_n", "decisions(n)", FL_U64, 0, 0 },
+	{ "picked_n", "picked(n)", FL_U64, 0, 0 },
+	{ "kept_n", "kept(n)", FL_U64, 0, 0 },
+	{ "picked_pct", "picked(%)", FL_DBL, 1, 0 },
+	{ "decisions_per_s", "decisions(1/s)", FL_DBL, 1, 0 },
+	{ "mismatch_n", "mismatch(n)", FL_U64, 0, 0 },
+};
+static const struct fl_table idlest_table = {
+	"idlest", "update_pick_idlest decisions per policy and verdict (mismatch: policy.c decides otherwise)",
+	sizeof(idlest_cols) / sizeof(idlest_cols[0]), idlest_cols,
+};
+
+static void emit_idlest(struct fl_emit *em, const struct fa_segment *s)
+{
+	struct fl_val v[sizeof(idlest_cols) / sizeof(idlest_cols[0])];
+	char name[32];
+	u32 i;
+
+	em->t = &idlest_table;
+	fl_table_begin(em);
+	for (i = 0; i < FA_IDLEST_POLICIES; i++) {
+		const struct fa_idlest_seg *d = &s->idlest[i];
+		int k = 0;
+
+		if (!d->decisions)
+			continue;
+		v[k++] = fl_v_str(i < FL_IDLEST_NR_POLICIES ?
+				  fa_idlest_policy_label(i, name, sizeof(name)) : "other");
+		v[k++] = fl_v_u64(d->decisions);
+		v[k++] = fl_v_u64(d->picked);
+		v[k++] = fl_v_u64(d->decisions - d->picked);
+		v[k++] = fl_v_dbl(fl_pct(d->picked, d->decisions));
+		v[k++] = fl_v_dbl(fa_segment_rate(s, d->decisions));
+		v[k++] = fl_v_u64(d->mismatch);
+		fl_table_row(em, v);
+	}
+	fl_table_end(em);
+}
+
+/* ---- error histogram -------------------------------------------------- */
+
+static const struct fl_col hist_cols[] = {
+	{ "from_load", "|E|>=(load)", FL_U64, 0, 0 },
+	{ "to_load", "|E|<(load)", FL_U64, 0, 0 },
+	{ "time_s", "time(s)", FL_DBL, 6, 12 },
+	{ "time_pct", "time(%)", FL_DBL, 2, 0 },
+	{ "cum_pct", "cum(%)", FL_DBL, 2, 0 },
+	{ "bar", "", FL_STR, 0, 40 },
+};
+static const struct fl_table hist_table = {
+	"hist", "|E| log2 histogram, time-weighted over all groups (group-seconds)",
+	sizeof(hist_cols) / sizeof(hist_cols[0]), hist_cols,
+};
+/* CSV and JSON carry no bar column. */
+static const struct fl_table hist_table_data = {
+	"hist", "", sizeof(hist_cols) / sizeof(hist_cols[0]) - 1, hist_cols,
+};
+
+static void emit_hist(struct fl_report *r, struct fl_emit *em,
+		      const struct fa_segment *s)
+{
+	struct fl_val v[6];
+	u64 oct[FA_HIST_OCTAVES], cum = 0, total = s->err.abs.total;
+	char bar[41];
+	int lo = -1, hi = -1, k, n;
+
+	fa_hist_octaves(&s->err.abs, oct);
+	for (k = 0; k < FA_HIST_OCTAVES; k++) {
+		if (oct[k] && lo < 0)
+			lo = k;
+		if (oct[k])
+			hi = k;
+	}
+	em->t = r->fmt == FL_FMT_TEXT ? &hist_table : &hist_table_data;
+	fl_table_begin(em);
+	for (k = lo; lo >= 0 && k <= hi; k++) {
+		cum += oct[k];
+		n = (int)lround(40.0 * (double)oct[k] / (double)total);
+		memset(bar, '#', (size_t)n);
+		bar[n] = '\0';
+		v[0] = fl_v_u64(k ? 1ull << (k - 1) : 0);
+		v[1] = fl_v_u64(k < 64 ? 1ull << k : UINT64_MAX);
+		v[2] = fl_v_dbl((double)oct[k] / 1e9);
+		v[3] = fl_v_dbl(fl_pct(oct[k], total));
+		v[4] = fl_v_dbl(fl_pct(cum, total));
+		v[5] = fl_v_str(bar);
+		fl_table_row(em, v);
+	}
+	fl_table_end(em);
+}
+
+/* ---- summary ----------------------------------------------------------- */
+
+static void emit_summary_text(struct fl_report *r, const struct fa_segment *s)
+{
+	int i;
+
+	fprintf(r->f, "\n  Summary\n");
+	for (i = 0; i < fl_nr_metrics; i++) {
+		const struct fl_metric *m = &fl_metrics[i];
+		char label[96];
+		double x = m->get(s);
+
+		snprintf(label, sizeof(label), "%s (%s)", m->label, m->unit);
+		if (m->prec < 0)
+			fprintf(r->f, "    %-48s %16.0f\n", label, x);
+		else
+			fprintf(r->f, "    %-48s %16.*f\n", label, m->prec, x);
+	}
+	if (s->audits)
+		fprintf(r->f, "    %-48s %16llu\n    %-48s %16llu\n    %-48s %16llu\n",
+			"tg_audit records (n)", (unsigned long long)s->audits,
+			"audited |tg->load_avg - sum(load)| max (load)",
+			(unsigned long long)s->audit_max_abs_err,
+			"|tracked E - audited E| max (load)",
+			(unsigned long long)s->audit_max_track);
+}
+
+static void emit_summary_json(struct fl_report *r, const struct fa_segment *s)
+{
+	int i;
+
+	fl_json_obj(&r->json, "metrics");
+	for (i = 0; i < fl_nr_metrics; i++)
+		fl_json_dbl(&r->json, fl_metrics[i].key, fl_metrics[i].get(s));
+	fl_json_end(&r->json, '}');
+	fl_json_obj(&r->json, "audit");
+	fl_json_u64(&r->json, "records_n", s->audits);
+	fl_json_u64(&r->json, "violations_n", s->audit_violations);
+	fl_json_u64(&r->json, "err_max_load", s->audit_max_abs_err);
+	fl_json_u64(&r->json, "tracking_diff_max_load", s->audit_max_track);
+	fl_json_u64(&r->json, "untracked_n", s->audit_untracked);
+	fl_json_end(&r->json, '}');
+}
+
+static void emit_summary_csv(struct fl_report *r, struct fl_emit *em,
+			     const struct fa_segment *s)
+{
+	int i;
+
+	if (em->csv_header) {
+		for (i = 0; i < em->nlead; i++)
+			fprintf(r->f, "%s,", em->lead_keys[i]);
+		for (i = 0; i < fl_nr_metrics; i++)
+			fprintf(r->f, "%s%s", i ? "," : "", fl_metrics[i].key);
+		fputc('\n', r->f);
+	}
+	for (i = 0; i < em->nlead; i++) {
+		fl_csv_field(r->f, em->lead_vals[i]);
+		fputc(',', r->f);
+	}
+	for (i = 0; i < fl_nr_metrics; i++)
+		fprintf(r->f, "%s%.*f", i ? "," : "",
+			fl_metrics[i].prec < 0 ? 0 : fl_metrics[i].prec + 3,
+			fl_metrics[i].get(s));
+	fputc('\n', r->f);
+}
+
+/* ---- a segment --------------------------------------------------------- */
+
+static void policy_labels(const struct fa_segment *s, char *tg, char *id, size_t n)
+{
+	if (s->tg_policy_known)
+		fa_tg_policy_label(&s->tg_policy, tg, n);
+	else
+		snprintf(tg, n, "%s", s->tg_policy_mixed ? "mixed" : "unknown");
+	if (s->idlest_policy_known)
+		fa_idlest_policy_label(s->idlest_policy, id, n);
+	else
+		snprintf(id, n, "%s", s->idlest_policy_mixed ? "mixed" : "unknown");
+}
+
+static const char *const lead_keys[] = { "file", "segment", "tg_policy", "idlest_policy" };
+
+void fl_report_segment(struct fl_report *r, const struct fa_segment *s)
+{
+	char tgp[48], idp[48], idx[16];
+	const char *lead_vals[4];
+	struct fl_emit em = {
+		.fmt = r->fmt, .f = r->f, .json = &r->json,
+		.nlead = 4, .lead_keys = lead_keys, .lead_vals = lead_vals,
+	};
+	const char *t = r->csv_table;
+
+	policy_labels(s, tgp, idp, sizeof(tgp));
+	snprintf(idx, sizeof(idx), s->index < 0 ? "all" : "%d", s->index);
+	lead_vals[0] = r->path;
+	lead_vals[1] = idx;
+	lead_vals[2] = tgp;
+	lead_vals[3] = idp;
+
+	switch (r->fmt) {
+	case FL_FMT_TEXT:
+		if (s->index < 0)
+			fprintf(r->f, "\n== Whole trace: tg policy %s, idlest policy %s ==\n",
+				tgp, idp);
+		else
+			fprintf(r->f, "\n== Segment %d: tg policy %s, idlest policy %s ==\n",
+				s->index, tgp, idp);
+		fprintf(r->f, "   trace clock %.6f s to %.6f s (%.6f s)\n",
+			(double)s->t_start / 1e9, (double)s->t_end / 1e9,
+			fa_segment_seconds(s));
+		emit_summary_text(r, s);
+		break;
+	case FL_FMT_JSON:
+		fl_json_obj(&r->json, s->index < 0 ? "total" : NULL);
+		if (s->index >= 0)
+			fl_json_u64(&r->json, "index", (u64)s->index);
+		fl_json_dbl(&r->json, "t_start_s", (double)s->t_start / 1e9);
+		fl_json_dbl(&r->json, "t_end_s", (double)s->t_end / 1e9);
+		fl_json_str(&r->json, "tg_policy", tgp);
+		fl_json_str(&r->json, "idlest_policy", idp);
+		emit_summary_json(r, s);
+		break;
+	case FL_FMT_CSV:
+		em.csv_header = !r->csv_header_done;
+		r->csv_header_done = true;
+		if (!strcmp(t, "summary"))
+			emit_summary_csv(r, &em, s);
+		else if (!strcmp(t, "groups"))
+			emit_groups(r, &em, s);
+		else if (!strcmp(t, "cpus"))
+			emit_cpus(r, &em, s);
+		else if (!strcmp(t, "sites"))
+			emit_sites(&em, s);
+		else if (!strcmp(t, "tg_policies"))
+			emit_tg_policies(&em, s);
+		else if (!strcmp(t, "idlest"))
+			emit_idlest(&em, s);
+		else if (!strcmp(t, "hist"))
+			emit_hist(r, &em, s);
+		return;
+	}
+	emit_groups(r, &em, s);
+	emit_cpus(r, &em, s);
+	emit_sites(&em, s);
+	emit_tg_policies(&em, s);
+	emit_idlest(&em, s);
+	emit_hist(r, &em, s);
+	if (r->fmt == FL_FMT_JSON)
+		fl_json_end(&r->json, '}');
+}

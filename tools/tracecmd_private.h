@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * libtracecmd functions the analyzer needs that libtracecmd 1.3 (trace-cmd
+ * 3.1.x) exports from libtracecmd.so but declares only in its private
+ * header trace-cmd-private.h, which the -dev package does not ship.
+ * Prototypes copied from that header; all read back what the file holds.
+ */
+#ifndef FL_TRACECMD_PRIVATE_H
+#define FL_TRACECMD_PRIVATE_H
+
+#include <trace-cmd.h>
+
+/* The trace clock recorded in the file ("local", "mono", ...), or NULL. */
+const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
+/* The per-CPU ring buffer statistics saved at the end of the recording. */
+const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
+/* trace.dat file format version (6 or 7). */
+unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
+/* Compression of a version 7 file; non-zero when not compressed. */
+int tracecmd_get_file_compress_proto(struct tracecmd_input *handle,
+				     const char **name, const char **version);
+int tracecmd_cpus(struct tracecmd_input *handle);
+int tracecmd_get_parsing_failures(struct tracecmd_input *handle);
+
+#endif /* FL_TRACECMD_PRIVATE_H */

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Warnings derived from the whole-trace figures (see warnings.c); the
+ * reader's own are fl_read_warnings() in reader.h.
+ */
+#ifndef FL_WARNINGS_H
+#define FL_WARNINGS_H
+
+#include "fa_stats.h"
+
+void fl_engine_warnings(const struct fa_segment *total,
+			void (*emit)(const char *msg, void *arg), void *arg);
+
+#endif /* FL_WARNINGS_H */

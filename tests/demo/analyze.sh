@@ -1,0 +1,242 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host half of `make demo`: turns the demo's recordings into one table, the
+# plots and a verdict, through the analyzer CLI (build/fairlab) only.
+#
+#   tests/demo/analyze.sh [--check] RECDIR RESDIR
+#
+# RECDIR holds tg-TAG-rN.dat and idlest-NAME-rN.dat recordings and
+# throughput.tsv (written by the guest: policy, round, workload throughput,
+# lost events).  Writes into RESDIR:
+#   table.txt / table.tsv   one row per tg policy: mean and stddev (% of the
+#                           mean) over the rounds of each figure
+#   compare/TAG.csv         `fairlab compare --csv` of stock against TAG
+#   idlest.txt              update_pick_idlest policies on the fork burst
+#   plots/                  `fairlab plot`: pareto.png/.svg, per recording
+#                           STEM-error.png and STEM-writes.png
+#   verdict.txt             the Pareto-optimal policies of this run
+# --check: also print TAP lines (make check): every recording parses, a row
+# with figures for every policy, force has the most writes; exit 1 if not.
+set -uo pipefail
+check=0
+[ "${1:-}" = --check ] && { check=1; shift; }
+rec=${1:?usage: analyze.sh [--check] RECDIR RESDIR}
+res=${2:?usage: analyze.sh [--check] RECDIR RESDIR}
+top=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+FAIRLAB=${FAIRLAB:-$top/build/fairlab}
+tsv=$rec/throughput.tsv
+fail=0
+
+tap() {	# tap OK|FAIL TEXT
+	[ $check = 1 ] || return 0
+	if [ "$1" = OK ]; then echo "ok - demo: $2"; else echo "not ok - demo: $2"; fi
+}
+say() { [ $check = 1 ] && echo "# $*" || echo "$*"; }
+
+[ -x "$FAIRLAB" ] || { echo "analyze.sh: $FAIRLAB missing (make userspace)" >&2; exit 1; }
+[ -s "$tsv" ] || { echo "analyze.sh: $tsv missing" >&2; tap FAIL "throughput.tsv present"; exit 1; }
+rm -rf "$res"
+mkdir -p "$res/compare" "$res/report" "$res/plots"
+
+# ------------------------------------------------ every recording parses
+nrec=0; nbad=0; bad=
+for f in "$rec"/*.dat; do
+	[ -e "$f" ] || continue
+	nrec=$((nrec + 1))
+	stem=$(basename "$f" .dat)
+	if ! "$FAIRLAB" report --csv "$f" >"$res/report/$stem.csv" 2>"$res/report/$stem.warn"; then
+		nbad=$((nbad + 1)); bad="$bad $stem"
+	fi
+done
+if [ $nrec -gt 0 ] && [ $nbad = 0 ]; then
+	tap OK "all $nrec recordings parse (fairlab report)"
+else
+	tap FAIL "$nbad of $nrec recordings do not parse:$bad"; fail=1
+fi
+# lost events: counted in the guest from the file's buffer statistics
+lost=$(awk -F'\t' 'NR > 1 && $7 > 0 { n++; s += $7 } END { printf "%d %d", n, s }' "$tsv")
+set -- $lost
+if [ "$1" = 0 ]; then
+	say "lost events: none in any recording"
+else
+	say "lost events: $2 in $1 recording(s) (see $tsv); their figures undercount"
+fi
+warns=$(cat "$res"/report/*.warn 2>/dev/null | sort | uniq -c | sort -rn | head -5)
+[ -z "$warns" ] || { say "analyzer warnings (count, text):"; echo "$warns" | sed 's/^/#   /'; }
+
+# ------------------------------------------------ tg policies: one table
+policies=$(awk -F'\t' 'NR > 1 && $1 == "tg" && !seen[$2]++ { print $2 }' "$tsv")
+files_of() {	# files_of KIND POLICY: its recordings that exist
+	awk -F'\t' -v k="$1" -v p="$2" -v d="$rec" 'NR > 1 && $1 == k && $2 == p { print d "/" $4 }' "$tsv" |
+		while read -r f; do [ -s "$f" ] && echo "$f"; done
+}
+base=stock
+echo "$policies" | grep -qx stock || base=$(echo "$policies" | head -1)
+mapfile -t basef < <(files_of tg "$base")
+
+# the figures, in table order: compare metric, column header
+metrics="writes_per_s switches_per_s xnode_switches_per_s err_max_load err_mean_load err_rel_max_pct err_rel_mean_pct attempts_per_s skip_pct"
+: >"$res/table.tsv.tmp"
+for p in $policies; do
+	tag=$(echo "$p" | tr ':' '-')
+	mapfile -t newf < <(files_of tg "$p")
+	[ ${#newf[@]} -gt 0 ] && [ ${#basef[@]} -gt 0 ] || continue
+	if ! "$FAIRLAB" compare --csv --groups=0 "${basef[@]}" -- "${newf[@]}" \
+		>"$res/compare/$tag.csv" 2>"$res/compare/$tag.err"; then
+		say "fairlab compare failed for $p: $(head -1 "$res/compare/$tag.err")"
+		continue
+	fi
+	# policy, runs, then per metric: new mean, new stddev %, change % vs base
+	awk -F, -v p="$p" -v ms="$metrics" '
+		NR > 1 { mean[$1] = $5; sd[$1] = $6; chg[$1] = $4; runs = $8 }
+		END {
+			n = split(ms, m, " ")
+			printf "%s\t%s", p, runs
+			for (i = 1; i <= n; i++)
+				printf "\t%s\t%s\t%s", (m[i] in mean) ? mean[m[i]] : "", sd[m[i]], chg[m[i]]
+			printf "\n"
+		}' "$res/compare/$tag.csv" >>"$res/table.tsv.tmp"
+done
+# workload throughput, measured by the guest (not by the analyzer)
+awk -F'\t' '
+	function add(k, x) { if (x == "nan" || x == "") return; n[k]++; s[k] += x; q[k] += x * x }
+	function sdp(k,   m, v) { if (n[k] < 2) return 0; m = s[k] / n[k]; v = (q[k] - n[k] * m * m) / (n[k] - 1); if (v < 0) v = 0; return m ? 100 * sqrt(v) / m : 0 }
+	FNR == NR { if (FNR > 1 && $1 == "tg") { add($2 " hb", $5); add($2 " sn", $6); lost[$2] += $7 }; next }
+	{
+		p = $1
+		printf "%s", $0
+		for (j = 0; j < 2; j++) {
+			k = p (j ? " sn" : " hb")
+			if (n[k]) printf "\t%.1f\t%.3f", s[k] / n[k], sdp(k); else printf "\t\t"
+		}
+		printf "\t%d\n", lost[p]
+	}' "$tsv" "$res/table.tsv.tmp" >"$res/table.tsv.body"
+{
+	printf 'policy\truns'
+	for m in $metrics; do printf '\t%s\t%s_stddev_pct\t%s_change_pct' "$m" "$m" "$m"; done
+	printf '\thackbench_msgs_per_s\thackbench_stddev_pct\tstressng_ops_per_s\tstressng_stddev_pct\tlost_events\n'
+	cat "$res/table.tsv.body"
+} >"$res/table.tsv"
+rm -f "$res/table.tsv.tmp" "$res/table.tsv.body"
+
+# text table: LKP style "mean ±stddev%" cells
+awk -F'\t' -v base="$base" '
+	function num(x) {
+		if (x == "") return "-"
+		if (x + 0 >= 10000) return sprintf("%.0f", x)
+		if (x + 0 >= 100) return sprintf("%.1f", x)
+		if (x + 0 >= 1) return sprintf("%.2f", x)
+		return sprintf("%.3f", x)
+	}
+	function cell(c,   s) {	# value column c, stddev column c+1
+		s = num($c)
+		if ($2 > 1 && $(c + 1) != "") s = s sprintf(" ±%.0f%%", $(c + 1))
+		return s
+	}
+	NR == 1 { next }
+	{
+		# columns: 3.. = (mean, sd, chg) per metric in order
+		w = cell(3); chg = ($1 == base) ? "base" : sprintf("%+.0f%%", $5)
+		row[NR] = sprintf("%-15s %4s  %-14s %6s  %-14s %-14s %-12s %-12s %-12s %-12s %-14s %-14s %5s",
+			$1, $2, w, chg, cell(6), cell(9), cell(12), cell(15), cell(18), cell(21),
+			cell(30), cell(32), $34)
+		nr = NR
+	}
+	END {
+		printf "%-15s %4s  %-14s %6s  %-14s %-14s %-12s %-12s %-12s %-12s %-14s %-14s %5s\n",
+			"tg_policy", "runs", "writes/s", "vs " base, "switches/s", "xnode sw/s",
+			"|E|max", "|E|mean", "rel max %", "rel mean %", "hackbench/s*", "fork+exec/s*", "lost"
+		for (i = 2; i <= nr; i++) print row[i]
+	}' "$res/table.tsv" >"$res/table.txt"
+{
+	echo
+	echo "Figures from fairlab compare (mean over the runs ±stddev in % of the mean); rates per second of"
+	echo "trace time; |E| = accumulated error tg->load_avg - sum(load) in load units (max, time-weighted mean"
+	echo "per group), rel = |E|/sum(load).  * workload throughput measured in the guest, not by fairlab:"
+	echo "hackbench messages/s (-g 2 -f 4 -l 20 in a loop) and stress-ng fork+exec bogo ops/s."
+} >>"$res/table.txt"
+cat "$res/table.txt"
+
+# ------------------------------------------------ verdict: Pareto front
+# minimise writes/s (cacheline traffic) and time-weighted mean |E|
+awk -F'\t' '
+	NR == 1 { next }
+	$3 != "" && $15 != "" { n++; p[n] = $1; w[n] = $3 + 0; e[n] = $15 + 0 }
+	END {
+		for (i = 1; i <= n; i++) {
+			dom = 0
+			for (j = 1; j <= n; j++)
+				if (j != i && w[j] <= w[i] && e[j] <= e[i] && (w[j] < w[i] || e[j] < e[i])) { dom = p[j]; break }
+			if (!dom) front = front (front ? ", " : "") sprintf("%s (%.0f writes/s, |E|mean %.2f)", p[i], w[i], e[i])
+			else behind = behind (behind ? ", " : "") p[i]
+		}
+		print "Verdict: Pareto-optimal (fewest writes/s for their mean |E|) in this run: " front "."
+		if (behind != "") print "Dominated by one of them: " behind "."
+	}' "$res/table.tsv" | fold -s -w 100 >"$res/verdict.txt"
+
+# ------------------------------------------------ update_pick_idlest table
+ipol=$(awk -F'\t' 'NR > 1 && $1 == "idlest" && !seen[$2]++ { print $2 }' "$tsv")
+if [ -n "$ipol" ]; then
+	{
+		printf '%-12s %4s  %-16s %-10s %-14s %-14s %5s\n' idlest_policy runs "decisions/s" "picked %" \
+			"hackbench/s*" "fork+exec/s*" lost
+		for p in $ipol; do
+			mapfile -t f < <(files_of idlest "$p")
+			[ ${#f[@]} -gt 0 ] || continue
+			for x in "${f[@]}"; do
+				"$FAIRLAB" report --csv --table=idlest "$x" 2>/dev/null | awk -F, 'NR > 1'
+			done | awk -F, -v p="$p" -v tsv="$tsv" '
+				function st(k,   m, v) { m = s[k] / n[k]; v = n[k] > 1 ? (q[k] - n[k] * m * m) / (n[k] - 1) : 0; if (v < 0) v = 0
+					return n[k] > 1 && m ? sprintf("%.1f ±%.0f%%", m, 100 * sqrt(v) / m) : sprintf("%.1f", m) }
+				function add(k, x) { n[k]++; s[k] += x; q[k] += x * x }
+				$5 == p { add("d", $10); add("p", $9) }
+				END {
+					while ((getline l < tsv) > 0) { split(l, a, "\t")
+						if (a[1] == "idlest" && a[2] == p) { if (a[5] != "nan") add("h", a[5]); if (a[6] != "nan") add("s", a[6]); lost += a[7]; r++ } }
+					printf "%-12s %4d  %-16s %-10s %-14s %-14s %5d\n", p, r, n["d"] ? st("d") : "-",
+						n["p"] ? st("p") : "-", n["h"] ? st("h") : "-", n["s"] ? st("s") : "-", lost
+				}'
+		done
+		echo
+		echo "picked % = decisions where update_pick_idlest chose the candidate group (fairlab report);"
+		echo "* workload throughput measured in the guest.  The VM has 4 vCPUs in one node for this part."
+	} >"$res/idlest.txt"
+	echo
+	cat "$res/idlest.txt"
+fi
+
+# ------------------------------------------------ plots
+mapfile -t tgf < <(for p in $policies; do files_of tg "$p"; done)
+if [ ${#tgf[@]} -gt 0 ]; then
+	if "$FAIRLAB" plot -o "$res/plots" "${tgf[@]}" >"$res/plots/plot.log" 2>&1; then
+		say ""
+		say "plots: $res/plots/pareto.png (error against writes, one point per recording),"
+		say "       $res/plots/<recording>-error.png, <recording>-writes.png (over time)"
+	else
+		say "fairlab plot failed: $(tail -2 "$res/plots/plot.log" | tr '\n' ' ')"
+		[ $check = 1 ] && fail=1
+	fi
+fi
+echo
+cat "$res/verdict.txt"
+
+# ------------------------------------------------ make check assertions
+if [ $check = 1 ]; then
+	npol=$(echo "$policies" | grep -c .)
+	nrow=$(awk -F'\t' 'NR > 1' "$res/table.tsv" | wc -l)
+	empty=$(awk -F'\t' 'NR > 1 { for (c = 3; c <= 27; c += 3) if ($c == "" || $c == "nan") { print $1; break } }' "$res/table.tsv" | tr '\n' ' ')
+	if [ "$nrow" = "$npol" ] && [ "$npol" -ge 1 ] && [ -z "$empty" ]; then
+		tap OK "table has a row with figures for each of the $npol policies"
+	else
+		tap FAIL "table: $nrow rows for $npol policies; rows with empty figures: ${empty:-none}"; fail=1
+	fi
+	top_w=$(awk -F'\t' 'NR > 1 && $3 != "" { if (!n++ || $3 + 0 > m) { m = $3 + 0; p = $1 } } END { print p }' "$res/table.tsv")
+	if [ "$top_w" = force ]; then
+		tap OK "force has the most writes/s"
+	else
+		tap FAIL "most writes/s: $top_w, not force"; fail=1
+	fi
+	if [ -s "$res/plots/pareto.png" ]; then tap OK "pareto plot written"; else tap FAIL "no pareto plot"; fail=1; fi
+fi
+exit $fail

@@ -108,7 +108,18 @@ policies=$(echo "$DEMO_POLICIES" | tr ',' ' ')
 npol=$(echo $policies | wc -w)
 printf 'kind\tpolicy\tround\tfile\thackbench_msgs_per_s\tstressng_ops_per_s\tlost_events\tsize_kb\n' \
 	>"$FL_OUT/throughput.tsv"
-progress "tg policies: $policies; $DEMO_ROUNDS round(s) of ${DEMO_SECS}s each; 4 vCPUs, 2 NUMA nodes"
+[ -z "$policies" ] ||
+	progress "tg policies: $policies; $DEMO_ROUNDS round(s) of ${DEMO_SECS}s each"
+
+# describe: tg_info + cpu_topology into the recording just started.
+# record_start returns once trace-cmd's per-CPU files exist, which can be
+# before it turns tracing on (seen: a recording without cpu_topology):
+# wait for tracing_on, which trace-cmd clears at start and sets last.
+describe() {
+	wait_for 5 file_is $FL_TRACING/tracing_on 1 ||
+		log "tracing_on still 0 after 5 s: describing anyway"
+	echo 1 >$K/describe
+}
 
 # record NAME KIND POLICY ROUND: stop the named recording, log its row
 finish() {
@@ -131,7 +142,7 @@ while [ $r -le "$DEMO_ROUNDS" ]; do
 		progress "round $r/$DEMO_ROUNDS policy $i/$npol $pol"
 		sh -c "echo $pol > $P/tg_policy" || { not_ok "tg_policy $pol" "rejected"; continue; }
 		record_start "$n" -e fairlab || continue
-		echo 1 >$K/describe
+		describe
 		workload "$DEMO_SECS" "/tmp/wl-$n"
 		echo 1 >$K/audit_emit
 		finish "$n" tg "$pol" "$r"
@@ -149,7 +160,7 @@ while [ $r -le "$DEMO_IDLEST_ROUNDS" ]; do
 		sh -c "echo $ip > $P/idlest_policy" || { not_ok "idlest_policy $ip" "rejected"; continue; }
 		record_start "$n" -e fairlab:pick_idlest -e fairlab:policy_switch \
 			-e fairlab:tg_info -e fairlab:cpu_topology || continue
-		echo 1 >$K/describe
+		describe
 		workload "$DEMO_SECS" "/tmp/wl-$n"
 		finish "$n" idlest "$ip" "$r"
 	done

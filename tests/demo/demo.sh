@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make demo [QUICK=1]: the policy comparison experiment, end to end.
+#
+#   1. VM, 4 vCPUs in 2 NUMA nodes, 2 GB: fairlab.ko loaded, a 3-level
+#      cgroup tree, the same workload (hackbench + stress-ng fork/exec) under
+#      each tg->load_avg policy, ROUNDS rounds, one trace-cmd recording per
+#      (policy, round)                      (tests/demo/demo.guest.sh)
+#   2. VM, 4 vCPUs in one node: each update_pick_idlest policy on a fork
+#      burst.  With 2 CPUs per node every sched domain level of the NUMA
+#      shape has only 2 groups, the local one and one other, so
+#      update_pick_idlest never has a choice to make there.
+#   3. host: tests/demo/analyze.sh: one table (fairlab compare), plots
+#      (fairlab plot), the Pareto verdict.
+#
+# Output: build/demo/ (DEMO_OUT): vm-tg/ and vm-idlest/ (artifacts and
+# console), recordings/ (every .dat + throughput.tsv), results/ (table.txt,
+# table.tsv, idlest.txt, verdict.txt, plots/).
+#
+# Environment: QUICK=1 (1 round of 2 s, the 8 required policies; < 3 min),
+# DEMO_ROUNDS, DEMO_SECS, DEMO_POLICIES (comma-separated), DEMO_IDLEST,
+# DEMO_IDLEST_ROUNDS, DEMO_OUT.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top"
+
+QUICK=${QUICK:-0}
+[ "$QUICK" = 0 ] || [ "$QUICK" = 1 ] || { echo "demo: QUICK must be 0 or 1" >&2; exit 2; }
+required=stock,force,nonzero,relative:8,fixed:16,log2:8,ratelimit:1000,budget:5
+if [ "$QUICK" = 1 ]; then
+	: "${DEMO_ROUNDS:=1}" "${DEMO_SECS:=2}" "${DEMO_POLICIES:=$required}"
+	: "${DEMO_IDLEST_ROUNDS:=1}"
+else
+	: "${DEMO_ROUNDS:=5}" "${DEMO_SECS:=3}"
+	: "${DEMO_POLICIES:=$required,relative:16,turner1,turner2}"
+	: "${DEMO_IDLEST_ROUNDS:=3}"
+fi
+: "${DEMO_IDLEST:=stock,idle_cpus,nr_running}"
+out=${DEMO_OUT:-$top/build/demo}
+t0=$SECONDS
+
+# ------------------------------------------------ set-up
+# `make demo` has built everything (target `all`, which runs `make deps`);
+# run directly, build what is missing.
+if [ ! -x build/fairlab ] || [ ! -f module/fairlab.ko ] || [ ! -f module/fairlab_trace.ko ]; then
+	echo "demo: building (make all)"
+	make -s all
+fi
+for t in qemu-system-x86_64 gnuplot; do
+	command -v $t >/dev/null || { echo "demo: $t missing (make deps)" >&2; exit 1; }
+done
+mkdir -p "$out"
+
+# progress: the guest's "# demo:" lines with the host's elapsed time
+progress() {
+	local l
+	while IFS= read -r l; do
+		case $l in
+		"# demo: "*) printf '[%3d:%02d] %s\n' $(((SECONDS - t0) / 60)) $(((SECONDS - t0) % 60)) "${l#"# demo: "}" ;;
+		"not ok"*|"ok - demo:"*) printf '[%3d:%02d] %s\n' $(((SECONDS - t0) / 60)) $(((SECONDS - t0) % 60)) "$l" ;;
+		esac
+	done
+}
+
+# vm NAME TIMEOUT VMOPTS... -- APPEND
+vm() {
+	local name=$1 tmo=$2 rc; shift 2
+	local opts=()
+	while [ "$1" != -- ]; do opts+=("$1"); shift; done
+	shift
+	set +e
+	tests/vm/run-scenario.sh "${opts[@]}" --timeout "$tmo" --out "$out/vm-$name" \
+		--append "$*" -v tests/demo/demo.guest.sh 2>&1 |
+		tee "$out/vm-$name.log" | progress
+	rc=${PIPESTATUS[0]}
+	set -e
+	if [ "$rc" != 0 ]; then
+		echo "demo: the $name VM run failed (log: $out/vm-$name.log, console: $out/vm-$name/console.log)" >&2
+		exit 1
+	fi
+}
+
+npol=$(echo "$DEMO_POLICIES" | tr ',' '\n' | grep -c .)
+nidl=$(echo "$DEMO_IDLEST" | tr ',' '\n' | grep -c .)
+echo "demo: $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) host cores; QUICK=$QUICK:" \
+	"$npol tg policies x $DEMO_ROUNDS round(s) x ${DEMO_SECS}s," \
+	"$nidl idlest policies x $DEMO_IDLEST_ROUNDS round(s)"
+echo "demo: output in $out"
+
+# guest time per recording: the workload plus ~3 s of trace-cmd start/stop;
+# TCG on a shared host is slower, hence the factor 3
+tmo=$(( 90 + 3 * npol * DEMO_ROUNDS * (DEMO_SECS + 3) ))
+echo "demo: VM 1/2: tg->load_avg policies, 4 vCPUs in 2 NUMA nodes (limit ${tmo}s)"
+vm tg "$tmo" --smp 4 --numa --mem 2048 -- \
+	"DEMO_ROUNDS=$DEMO_ROUNDS DEMO_SECS=$DEMO_SECS DEMO_POLICIES=$DEMO_POLICIES DEMO_IDLEST=none"
+if [ "$nidl" -gt 0 ]; then
+	tmo=$(( 90 + 3 * nidl * DEMO_IDLEST_ROUNDS * (DEMO_SECS + 3) ))
+	echo "demo: VM 2/2: update_pick_idlest policies on a fork burst, 4 vCPUs in 1 node (limit ${tmo}s)"
+	vm idlest "$tmo" --smp 4 --mem 1024 -- \
+		"DEMO_ROUNDS=0 DEMO_SECS=$DEMO_SECS DEMO_POLICIES=none DEMO_IDLEST=$DEMO_IDLEST DEMO_IDLEST_ROUNDS=$DEMO_IDLEST_ROUNDS"
+fi
+
+# ------------------------------------------------ recordings in one place
+rm -rf "$out/recordings"
+mkdir -p "$out/recordings"
+first=1
+for d in "$out/vm-tg" "$out/vm-idlest"; do
+	[ -s "$d/throughput.tsv" ] || continue
+	if [ $first = 1 ]; then head -1 "$d/throughput.tsv" >"$out/recordings/throughput.tsv"; first=0; fi
+	tail -n +2 "$d/throughput.tsv" >>"$out/recordings/throughput.tsv"
+	for f in "$d"/*.dat; do [ -e "$f" ] && ln -s "../$(basename "$d")/$(basename "$f")" "$out/recordings/"; done
+done
+[ $first = 0 ] || { echo "demo: no recordings came back" >&2; exit 1; }
+echo "demo: [$(( (SECONDS - t0) / 60 )):$(printf %02d $(( (SECONDS - t0) % 60 )))]" \
+	"$(ls "$out"/recordings/*.dat | wc -l) recordings, $(du -shL "$out/recordings" | cut -f1); analysing"
+echo
+
+# ------------------------------------------------ analysis
+tests/demo/analyze.sh "$out/recordings" "$out/results"
+echo
+echo "demo: done in $(( (SECONDS - t0) / 60 ))m$(printf %02d $(( (SECONDS - t0) % 60 )))s; results in $out/results/" \
+	"(table.txt, table.tsv, idlest.txt, verdict.txt, plots/pareto.png)"

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host half of demo-quick: the demo's analysis (tests/demo/analyze.sh
+# --check, through build/fairlab) on the scenario's recordings: every
+# recording parses, the table has a row with figures per policy, force has
+# the most writes/s.  Results in ARTIFACT_DIR/results/.
+#   demo-quick.host.sh ARTIFACT_DIR
+set -uo pipefail
+dir=${1:?usage: demo-quick.host.sh ARTIFACT_DIR}
+top=${TOP:-$(cd "$(dirname "$0")/../../.." && pwd)}
+TOP=$top bash "$top/tests/demo/analyze.sh" --check "$dir" "$dir/results" 2>&1 |
+	sed -E '/^(not )?ok - /!s/^/# /'
+exit "${PIPESTATUS[0]}"

@@ -1,0 +1,69 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Issue 3 (a), completeness: with tracing on after the patch transition,
+# between two audits the change of every group's tg->load_avg equals the
+# sum of the written deltas traced for it, exactly.  A fork/exec-heavy
+# load (hackbench, stress-ng --exec as a user, fork loops, setsid'd
+# sessions = autogroups) runs ~9 s in a 3-level cgroup tree; five audits
+# (audit_emit, recorded as tg_audit) cut it into windows under stock,
+# across a switch to fixed:64 (resync records), under fixed:64 and across
+# a switch to relative:8.  The snapshots are placed in the recording by
+# a kprobe on fl_audit_stopped (the stop_machine callback).  The host
+# half (tg-complete.host.sh, tests/vm/tg-check) does the check; a lost
+# event fails the run (record_stop and the checker).
+# fairlab-vm: --smp 4 --mem 2048 --timeout 240
+# fairlab-files: tests/vm/tg-check/workload.sh
+. "$FL_LIB"
+. /fairlab/tests/vm/tg-check/workload.sh
+FL_TRACE_BUF_KB=${TG_BUF_KB:-65536}
+: "${TG_SECS:=9}"
+
+t() { log "t=$(cut -d' ' -f1 /proc/uptime) $*"; }
+emit() {
+	t "audit $1"
+	echo 1 >$FLK/audit_emit || not_ok "audit_emit $1" "write failed"
+}
+
+load_mod fairlab_trace || exit 1
+load_lp fairlab tg_policy=stock || exit 1
+tg_autogroup_on
+tg_tree
+# a kprobe event on the snapshot callback places each snapshot in the
+# recording (not "-p function -l": trace-cmd's teardown of the function
+# tracer hung this TCG guest)
+check "kprobe fl_snap on fl_audit_stopped" \
+	sh -c "echo 'p:fl_snap fl_audit_stopped' >> $FL_TRACING/kprobe_events"
+record_start complete -e fairlab:tg_update -e fairlab:tg_audit \
+	-e fairlab:policy_switch -e fairlab:tg_info -e kprobes:fl_snap || exit 1
+tg_load $((TG_SECS + 1))
+sleep 0.7
+echo 1 >$FLK/describe
+emit 1				# stock
+sleep 1.8
+echo 1 >$FLK/describe		# names autogroups born since
+emit 2
+sleep 0.5
+t "switch to fixed:64"
+echo fixed:64 >$TGP		# resync inside window 2-3
+assert_sysfs $TGP fixed:64
+sleep 1.5
+emit 3
+sleep 2
+echo 1 >$FLK/describe
+emit 4				# fixed:64 only
+sleep 0.5
+t "switch to relative:8"
+echo relative:8 >$TGP
+sleep 1.5
+echo 1 >$FLK/describe
+emit 5
+tg_wait 60
+record_stop complete
+echo '-:fl_snap' >> $FL_TRACING/kprobe_events
+cp $FLK/stats "$FL_OUT/stats.txt"
+tg_audit_exact "audit exact after the recording"
+echo stock >$TGP
+unload_lp fairlab
+unload_mod fairlab_trace
+assert_taint_ok

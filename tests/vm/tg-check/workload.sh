@@ -1,0 +1,93 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+#
+# Guest-side workload helpers of the tg-* scenarios (busybox ash), sourced
+# after $FL_LIB:   . /fairlab/tests/vm/tg-check/workload.sh
+#
+#   tg_autogroup_on        sched_autogroup_enabled = 1 (ok/not_ok)
+#   tg_tree                cgroup tree tg/{l2/{l3a,l3b},side}: levels 1-3
+#   tg_load SECS [HB_LOOPS]  fork/exec-heavy load for about SECS s, in the
+#                          background: hackbench in tg/l2/l3a, stress-ng
+#                          --exec (as user fl) in tg/l2/l3b, a busybox fork
+#                          loop in tg/side, and in the root cgroup setsid'd
+#                          fork loops (long-lived autogroups) plus a loop of
+#                          short-lived sessions (an autogroup per iteration)
+#   tg_wait [SEC]          wait (bounded, default 60 s) for tg_load's tasks
+#   tg_audit_exact NAME    /sys/kernel/fairlab/audit: tg_load_avg ==
+#                          sum_contrib for every group (ok/not_ok)
+
+CG=/sys/fs/cgroup
+FLK=/sys/kernel/fairlab
+TGP=/sys/module/fairlab/parameters/tg_policy
+TG_PIDS=
+
+cat >/tmp/tg-loop.sh <<'EOS'
+end=$(( $(date +%s) + $1 )); shift
+while [ "$(date +%s)" -lt $end ]; do "$@" >/dev/null 2>&1; done
+EOS
+
+tg_autogroup_on() {
+	_f=/proc/sys/kernel/sched_autogroup_enabled
+	[ "$(cat $_f 2>/dev/null)" = 1 ] || echo 1 >$_f 2>/dev/null
+	assert_eq "autogroups enabled" 1 "$(cat $_f 2>&1)"
+}
+
+tg_tree() {
+	mkdir -p $CG/tg && echo +cpu >$CG/tg/cgroup.subtree_control &&
+		mkdir -p $CG/tg/l2 $CG/tg/side &&
+		echo +cpu >$CG/tg/l2/cgroup.subtree_control &&
+		mkdir -p $CG/tg/l2/l3a $CG/tg/l2/l3b &&
+		echo 200 >$CG/tg/l2/l3a/cpu.weight &&
+		echo 50 >$CG/tg/side/cpu.weight
+	check "cgroup tree tg/{l2/{l3a,l3b},side}" test -d $CG/tg/l2/l3b
+}
+
+tg_load() {
+	_s=$1; _l=${2:-40}
+	TG_PIDS=
+	cg_run tg/l2/l3a sh /tmp/tg-loop.sh "$_s" hackbench -g 2 -f 4 -l "$_l" &
+	TG_PIDS="$TG_PIDS $!"
+	cg_run tg/l2/l3b run_as_user stress-ng --exec 2 -t "${_s}s" -q \
+		>/dev/null 2>&1 &
+	TG_PIDS="$TG_PIDS $!"
+	cg_run tg/side sh /tmp/tg-loop.sh "$_s" /bin/true &
+	TG_PIDS="$TG_PIDS $!"
+	setsid sh /tmp/tg-loop.sh "$_s" /bin/true &
+	TG_PIDS="$TG_PIDS $!"
+	setsid sh /tmp/tg-loop.sh "$_s" setsid /bin/true &
+	TG_PIDS="$TG_PIDS $!"
+}
+
+_tg_running() {
+	for _p in $TG_PIDS; do
+		kill -0 "$_p" 2>/dev/null && return 0
+	done
+	return 1
+}
+
+tg_wait() {
+	if wait_for "${1:-60}" eval '! _tg_running'; then
+		for _p in $TG_PIDS; do wait "$_p" 2>/dev/null; done
+		TG_PIDS=
+		return 0
+	fi
+	not_ok "workload ends" "still running after ${1:-60}s: $TG_PIDS"
+	for _p in $TG_PIDS; do kill -KILL "$_p" 2>/dev/null; done
+	return 1
+}
+
+tg_audit_exact() {
+	if ! cat $FLK/audit >/tmp/tg-audit.txt 2>/tmp/tg-audit.err; then
+		not_ok "$1" "audit read failed: $(cat /tmp/tg-audit.err)"
+		return 1
+	fi
+	_r=$(awk '!/^#/ { n++; if ($2 != $3) { bad++; if (!m) m = $0 } }
+		END { printf "%d %d %s", n, bad, m }' /tmp/tg-audit.txt)
+	set -- "$1" $_r
+	if [ "$3" = 0 ] && [ "$2" -gt 0 ]; then
+		ok "$1 ($2 groups exact)"
+	else
+		_n=$1; shift 3
+		not_ok "$_n" "$2 of $1 groups differ, first: $*"
+	fi
+}

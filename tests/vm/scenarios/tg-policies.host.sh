@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host half of tg-policies: (b) every recorded attempt's "written" against
+# its policy's rule (the kernel's fl_tg_decide() from policy.c and an
+# independent restatement, tests/vm/tg-check); (c) force > stock >
+# relative:8 in writes per attempt (per second printed), from the trace and,
+# independently, from the module's counters read around each segment
+# (segments.txt); ratelimit never publishes twice within its interval.
+#   tg-policies.host.sh ARTIFACT_DIR
+set -uo pipefail
+dir=${1:?usage: tg-policies.host.sh ARTIFACT_DIR}
+TOP=${TOP:-$(cd "$(dirname "$0")/../../.." && pwd)}
+chk=$(TOP=$TOP "$TOP/tests/vm/tg-check/build.sh") ||
+	{ echo "not ok - tg-policies.host: cannot build tg-check"; exit 1; }
+rc=0
+"$chk" --rules --table --ratelimit --gap-check local --gap-slack 4000000 \
+	--need stock,force,nonzero,relative:8,relative:64,turner1,turner2,fixed:64,fixed:0,log2:8,ratelimit:10000,ratelimit:1000,budget:5,budget:100 \
+	--more 'force>stock' --more 'stock>relative:8' "$dir/policies.dat" || rc=1
+
+# segments.txt: policy t0 t1 attempts0 writes0 attempts1 writes1
+seg=$dir/segments.txt
+if [ ! -s "$seg" ]; then
+	echo "not ok - tg-policies.host: $seg missing"
+	exit 1
+fi
+awk '
+{ p = $1; sec[p] += $3 - $2; att[p] += $6 - $4; wr[p] += $7 - $5 }
+END {
+	printf "# counters (/sys/kernel/fairlab/stats around each segment):\n"
+	printf "# %-16s %8s %10s %10s %8s %10s\n", "policy", "sec", "attempts", "writes", "w/att", "writes/s"
+	for (p in sec)
+		printf "# %-16s %8.2f %10d %10d %8.4f %10.0f\n", p, sec[p], att[p], wr[p],
+			att[p] ? wr[p] / att[p] : 0, sec[p] ? wr[p] / sec[p] : 0
+	fail = 0
+	n = split("force stock relative:8", order, " ")
+	for (i = 1; i < n; i++) {
+		a = order[i]; b = order[i + 1]
+		if (!att[a] || !att[b] || !sec[a] || !sec[b]) {
+			printf "not ok - counters: no attempts for %s or %s\n", a, b; fail = 1; continue
+		}
+		qa = wr[a] / att[a]; qb = wr[b] / att[b]
+		ra = wr[a] / sec[a]; rb = wr[b] / sec[b]
+		if (qa > qb) printf "ok - counters: %s writes more than %s per attempt (%.4f > %.4f)\n", a, b, qa, qb
+		else { printf "not ok - counters: %s writes more than %s per attempt (%.4f <= %.4f)\n", a, b, qa, qb; fail = 1 }
+		# per second only printed: the attempt rate swings with the host load
+		printf "# counters: %s vs %s: %.0f vs %.0f writes/s\n", a, b, ra, rb
+	}
+	exit fail
+}' "$seg" || rc=1
+exit $rc

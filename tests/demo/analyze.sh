@@ -154,14 +154,17 @@ awk -F'\t' -v base="$base" '
 	{
 		# columns: 3.. = (mean, sd, chg) per metric in order
 		w = cell(3); chg = ($1 == base) ? "base" : sprintf("%+.0f%%", $5)
+		# write share = 100 - skip%, its stddev from that of skip% (in % of its mean)
 		share = ($27 == "") ? "-" : sprintf("%.1f", 100 - $27)
-		row[NR] = sprintf("%-15s %4s  %-14s %6s %7s  %-14s %-14s %-12s %-12s %-12s %-12s %-14s %-14s %5s",
+		if ($27 != "" && $2 > 1 && 100 - $27 > 0)
+			share = share sprintf(" ±%.0f%%", $27 * $28 / (100 - $27))
+		row[NR] = sprintf("%-15s %4s  %-14s %8s  %-11s %-14s %-14s %-12s %-12s %-12s %-12s %-14s %-14s %5s",
 			$1, $2, w, chg, share, cell(6), cell(9), cell(12), cell(15), cell(18), cell(21),
 			cell(30), cell(32), $34)
 		nr = NR
 	}
 	END {
-		printf "%-15s %4s  %-14s %6s %7s  %-14s %-14s %-12s %-12s %-12s %-12s %-14s %-14s %5s\n",
+		printf "%-15s %4s  %-14s %8s  %-11s %-14s %-14s %-12s %-12s %-12s %-12s %-14s %-14s %5s\n",
 			"tg_policy", "runs", "writes/s", "vs " base, "write%", "switches/s", "xnode sw/s",
 			"|E|max", "|E|mean", "rel max %", "rel mean %", "hackbench/s*", "fork+exec/s*", "lost"
 		for (i = 2; i <= nr; i++) print row[i]

@@ -76,8 +76,9 @@ vm() {
 	rc=${PIPESTATUS[0]}
 	set -e
 	if [ "$rc" != 0 ]; then
-		echo "demo: the $name VM run failed (log: $out/vm-$name.log, console: $out/vm-$name/console.log)" >&2
-		exit 1
+		echo "demo: the $name VM run FAILED (log: $out/vm-$name.log, console: $out/vm-$name/console.log)" >&2
+		failed="$failed $name"
+		return 1
 	fi
 }
 
@@ -92,16 +93,18 @@ echo "demo: output in $out"
 # TCG on a shared host is slower, hence the factor 3
 tmo=$(( 90 + 3 * npol * DEMO_ROUNDS * (DEMO_SECS + 3) ))
 echo "demo: VM 1/2: tg->load_avg policies, 4 vCPUs in 2 NUMA nodes (limit ${tmo}s)"
+failed=
 vm tg "$tmo" --smp 4 --numa --mem 2048 -- \
-	"DEMO_ROUNDS=$DEMO_ROUNDS DEMO_SECS=$DEMO_SECS DEMO_POLICIES=$DEMO_POLICIES DEMO_IDLEST=none"
+	"DEMO_ROUNDS=$DEMO_ROUNDS DEMO_SECS=$DEMO_SECS DEMO_POLICIES=$DEMO_POLICIES DEMO_IDLEST=none" || true
 if [ "$nidl" -gt 0 ]; then
 	tmo=$(( 90 + 3 * nidl * DEMO_IDLEST_ROUNDS * (DEMO_SECS + 3) ))
 	echo "demo: VM 2/2: update_pick_idlest policies on a fork burst, 4 vCPUs in 1 node (limit ${tmo}s)"
 	vm idlest "$tmo" --smp 4 --mem 1024 -- \
-		"DEMO_ROUNDS=0 DEMO_SECS=$DEMO_SECS DEMO_POLICIES=none DEMO_IDLEST=$DEMO_IDLEST DEMO_IDLEST_ROUNDS=$DEMO_IDLEST_ROUNDS"
+		"DEMO_ROUNDS=0 DEMO_SECS=$DEMO_SECS DEMO_POLICIES=none DEMO_IDLEST=$DEMO_IDLEST DEMO_IDLEST_ROUNDS=$DEMO_IDLEST_ROUNDS" || true
 fi
 
 # ------------------------------------------------ recordings in one place
+# (a failed VM run brings back its console only: its part is missing below)
 rm -rf "$out/recordings"
 mkdir -p "$out/recordings"
 first=1
@@ -117,7 +120,13 @@ echo "demo: [$(( (SECONDS - t0) / 60 )):$(printf %02d $(( (SECONDS - t0) % 60 ))
 echo
 
 # ------------------------------------------------ analysis
-tests/demo/analyze.sh "$out/recordings" "$out/results"
+arc=0
+tests/demo/analyze.sh "$out/recordings" "$out/results" || arc=$?
 echo
+if [ -n "$failed" ] || [ $arc != 0 ]; then
+	echo "demo: FAILED after $(( (SECONDS - t0) / 60 ))m$(printf %02d $(( (SECONDS - t0) % 60 )))s:" \
+		"${failed:+VM run(s)$failed failed (their part is missing above)}${failed:+; }analysis exit $arc" >&2
+	exit 1
+fi
 echo "demo: done in $(( (SECONDS - t0) / 60 ))m$(printf %02d $(( (SECONDS - t0) % 60 )))s; results in $out/results/" \
 	"(table.txt, table.tsv, idlest.txt, verdict.txt, plots/pareto.png)"

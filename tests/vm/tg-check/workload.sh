@@ -12,6 +12,7 @@
 #                          loop in tg/side, and in the root cgroup setsid'd
 #                          fork loops (long-lived autogroups) plus a loop of
 #                          short-lived sessions (an autogroup per iteration)
+#   tg_load_until FILE     the same load, until FILE exists
 #   tg_wait [SEC]          wait (bounded, default 60 s) for tg_load's tasks
 #   tg_audit_exact NAME    /sys/kernel/fairlab/audit: tg_load_avg ==
 #                          sum_contrib for every group (ok/not_ok)
@@ -90,4 +91,28 @@ tg_audit_exact() {
 		_n=$1; shift 3
 		not_ok "$_n" "$2 of $1 groups differ, first: $*"
 	fi
+}
+
+# tg_load_until FILE [light]: like tg_load, until FILE exists (then
+# tg_wait); "light" leaves out the stress-ng --exec part
+tg_load_until() {
+	_f=$1
+	rm -f "$_f"
+	cat >/tmp/tg-until.sh <<EOS
+while [ ! -e $_f ]; do "\$@" >/dev/null 2>&1; done
+EOS
+	TG_PIDS=
+	cg_run tg/l2/l3a sh /tmp/tg-until.sh hackbench -g 2 -f 4 -l 40 &
+	TG_PIDS="$TG_PIDS $!"
+	if [ "${2:-}" != light ]; then
+		cg_run tg/l2/l3b sh /tmp/tg-until.sh \
+			su -s /bin/sh fl -c 'cd /tmp && exec stress-ng --exec 2 -t 2s -q' &
+		TG_PIDS="$TG_PIDS $!"
+	fi
+	cg_run tg/side sh /tmp/tg-until.sh /bin/true &
+	TG_PIDS="$TG_PIDS $!"
+	setsid sh /tmp/tg-until.sh /bin/true &
+	TG_PIDS="$TG_PIDS $!"
+	setsid sh /tmp/tg-until.sh setsid /bin/true &
+	TG_PIDS="$TG_PIDS $!"
 }

@@ -1,0 +1,106 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Issue 3 (d), stress, all under a fork/exec-heavy load (hackbench,
+# stress-ng --exec, fork loops, autogroups) in a 3-level cgroup tree:
+#  1. 500 tg policy switches (each resyncs every cfs_rq), audit exact;
+#  2. TG_CYCLES cycles of load (each with another policy) / switch /
+#     unpatch / unload: the audit (tg->load_avg == sum of contribs, every group,
+#     taken under stop_machine) must be exact after each load (the state
+#     the previous unload and the stock kernel left), while patched, and
+#     after each unpatch (module still loaded);
+#  3. while patched: CPUs 1-3 offline and online again, with policy
+#     switches (resync over an offline CPU) in between, audit exact after
+#     each step; finally unpatch, unload, reload and audit once more.
+# No WARN/BUG/lockup/panic: run-scenario.sh checks console and taint.
+#
+# A cycle costs 15-30 s of host time under this load on TCG (insmod of
+# fairlab.ko ~5 s, mostly symbol resolution; 13 ftrace ops torn down with
+# RCU-tasks grace periods at unpatch ~5 s; two transitions): make check
+# runs TG_CYCLES=5 to stay in its time budget; issue 3 (d) asks for 20:
+#   tests/vm/run-scenario.sh --smp 4 --timeout 900 --append TG_CYCLES=20 \
+#       tests/vm/scenarios/tg-stress.guest.sh
+# fairlab-vm: --smp 4 --mem 1024 --timeout 420
+# fairlab-files: tests/vm/tg-check/workload.sh
+. "$FL_LIB"
+. /fairlab/tests/vm/tg-check/workload.sh
+: "${TG_SWITCHES:=500}"
+: "${TG_CYCLES:=5}"	# issue 3 asks 20: --append TG_CYCLES=20 (~8 min host)
+POLICIES="stock force nonzero relative:8 turner1 turner2 fixed:64 log2:8
+ratelimit:1000 budget:5 relative:4096 fixed:1048576 ratelimit:1000000 budget:100"
+STOP=/tmp/tg-stop
+up() { cut -d' ' -f1 /proc/uptime; }
+# nth N: the Nth (0-based, modulo) policy of $POLICIES
+nth() {
+	set -- "$1" $POLICIES
+	_i=$(( $1 % ($# - 1) + 2 ))
+	eval "echo \${$_i}"
+}
+
+load_mod fairlab_trace || exit 1
+load_lp fairlab tg_policy=stock || exit 1
+tg_autogroup_on
+tg_tree
+tg_load_until $STOP
+sleep 1
+
+# 1. policy switches under load
+t0=$(up); bad=0; i=0
+while [ $i -lt "$TG_SWITCHES" ]; do
+	echo "$(nth $i)" >$TGP 2>/dev/null || bad=$((bad + 1))
+	i=$((i + 1))
+done
+log "$TG_SWITCHES switches in $(awk -v a="$t0" -v b="$(up)" 'BEGIN { print b - a }') s"
+assert_eq "$TG_SWITCHES policy switches under load accepted" 0 "$bad"
+assert_sysfs $TGP "$(nth $((TG_SWITCHES - 1)))" "policy after the switches"
+tg_audit_exact "audit exact after $TG_SWITCHES switches"
+tg_audit_exact "audit exact after $TG_SWITCHES switches, again"
+
+# 2. load / switch / unpatch / unload cycles
+disable_lp fairlab && unload_mod fairlab || die "first unload"
+c=1
+while [ $c -le "$TG_CYCLES" ]; do
+	p=$(nth $((c * 3))); q=$(nth $((c * 3 + 1)))
+	t0=$(up)
+	load_lp fairlab "tg_policy=$p" || die "cycle $c: load"
+	tg_audit_exact "cycle $c: audit exact after load ($p)"
+	echo "$q" >$TGP || not_ok "cycle $c: switch to $q"
+	sleep 0.3
+	tg_audit_exact "cycle $c: audit exact patched ($q)"
+	disable_lp fairlab || die "cycle $c: unpatch"
+	tg_audit_exact "cycle $c: audit exact unpatched, still loaded"
+	unload_mod fairlab || die "cycle $c: unload"
+	log "cycle $c: $(awk -v a="$t0" -v b="$(up)" 'BEGIN { print b - a }') s"
+	c=$((c + 1))
+done
+
+# 3. CPU hotplug while patched
+load_lp fairlab tg_policy=relative:8 || die "load for hotplug"
+tg_audit_exact "audit exact after reload"
+for cpu in 1 2 3 1; do
+	f=/sys/devices/system/cpu/cpu$cpu/online
+	check "cpu$cpu offline" sh -c "echo 0 > $f"
+	tg_audit_exact "cpu$cpu offline: audit exact"
+	echo fixed:64 >$TGP || not_ok "switch with cpu$cpu offline"
+	sleep 0.5
+	tg_audit_exact "cpu$cpu offline, switched to fixed:64: audit exact"
+	echo relative:8 >$TGP
+	check "cpu$cpu online" sh -c "echo 1 > $f"
+	sleep 0.5
+	tg_audit_exact "cpu$cpu online again: audit exact"
+done
+check "cpus 1-3 offline together" sh -c \
+	'for c in 1 2 3; do echo 0 > /sys/devices/system/cpu/cpu$c/online || exit 1; done'
+tg_audit_exact "only cpu0 online: audit exact"
+check "cpus 1-3 online again" sh -c \
+	'for c in 1 2 3; do echo 1 > /sys/devices/system/cpu/cpu$c/online || exit 1; done'
+touch $STOP
+tg_wait 60
+disable_lp fairlab
+unload_mod fairlab
+load_lp fairlab tg_policy=stock || die "final reload"
+tg_audit_exact "audit exact after the final unpatch, unload and reload"
+unload_lp fairlab
+unload_mod fairlab_trace
+assert_dmesg_lacks "WARNING|BUG|Oops|Call Trace"
+assert_taint_ok

@@ -1,0 +1,64 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest half of tests/bench/bench-module.sh (not a test): hackbench in two
+# cgroups, BENCH_ROUNDS rounds of three modes, in alternating order:
+#   unpatched     fairlab.ko not loaded (fairlab_trace.ko is)
+#   stock-off     fairlab.ko tg_policy=stock, tracing off
+#   stock-on      the same, trace-cmd recording -e fairlab to a file
+# Each run: the two hackbench instances start together; the run's time is
+# the wall time until both end.  Lines "RESULT round mode seconds" go to
+# /out/bench.txt.
+. "$FL_LIB"
+: "${BENCH_ROUNDS:=5}"
+: "${BENCH_ARGS:=-g 2 -f 10 -l 150}"
+up() { cut -d' ' -f1 /proc/uptime; }
+
+load_mod fairlab_trace || exit 1
+cg_create bench || exit 1
+echo +cpu >/sys/fs/cgroup/bench/cgroup.subtree_control
+cg_create bench/a; cg_create bench/b
+: >"$FL_OUT/bench.txt"
+
+run() {	# run ROUND MODE
+	t0=$(up)
+	# shellcheck disable=SC2086
+	cg_run bench/a hackbench $BENCH_ARGS >/dev/null 2>&1 &
+	a=$!
+	# shellcheck disable=SC2086
+	cg_run bench/b hackbench $BENCH_ARGS >/dev/null 2>&1
+	wait $a
+	t1=$(up)
+	s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+	echo "RESULT $1 $2 $s" | tee -a "$FL_OUT/bench.txt"
+}
+patched() {
+	run "$1" stock-off
+	FL_TRACE_BUF_KB=16384
+	trace-cmd record -C mono -b 16384 -e fairlab -o /tmp/bench.dat \
+		>/tmp/bench-rec.log 2>&1 </dev/null &
+	rp=$!
+	wait_for 20 eval "[ -e /tmp/bench.dat.cpu0 ]"
+	run "$1" stock-on
+	kill -INT $rp; wait $rp 2>/dev/null
+	log "round $1: trace $(du -k /tmp/bench.dat | cut -f1) KB"
+	rm -f /tmp/bench.dat*
+}
+
+run 0 warmup
+r=1
+while [ $r -le "$BENCH_ROUNDS" ]; do
+	if [ $((r % 2)) = 1 ]; then
+		run $r unpatched
+		load_lp fairlab tg_policy=stock || exit 1
+		patched $r
+		unload_lp fairlab || exit 1
+	else
+		load_lp fairlab tg_policy=stock || exit 1
+		patched $r
+		unload_lp fairlab || exit 1
+		run $r unpatched
+	fi
+	r=$((r + 1))
+done
+unload_mod fairlab_trace

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench-module: the cost of fairlab.ko (issue 3 benchmark; not a test).
+#
+#  1. One VM boot (smp 4, 2 GB): hackbench in two cgroups, BENCH_ROUNDS
+#     rounds (default 5) alternating unpatched / patched tg_policy=stock
+#     with tracing off / patched-stock with trace-cmd recording -e fairlab
+#     (tests/bench/bench-module.guest.sh).  Prints each mode's run time
+#     (mean +- stddev over rounds) and its throughput ratio to unpatched
+#     (per round, paired, mean +- stddev).  Target: stock-off >= 0.98x.
+#  2. Instructions per policy decision: callgrind on decide-bench.c, which
+#     calls fl_tg_decide() of module/policy/policy.c N times on a realistic
+#     input mix; Ir(fl_tg_decide, inclusive) / N.  Target: <= 20.
+#
+# Env: BENCH_ROUNDS, BENCH_ARGS (hackbench args), BENCH_N (decisions),
+#      BENCH_SKIP_VM=1 (only part 2), BENCH_OUT (default build/bench).
+set -euo pipefail
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$TOP"
+out=${BENCH_OUT:-$TOP/build/bench}
+mkdir -p "$out"
+rounds=${BENCH_ROUNDS:-5}
+N=${BENCH_N:-200000}
+
+if [ "${BENCH_SKIP_VM:-0}" != 1 ]; then
+	echo "== hackbench in 2 cgroups, smp 4, $rounds rounds (TCG: absolute times are emulated, compare the ratios)"
+	rm -rf "$out/vm"
+	append="BENCH_ROUNDS=$rounds"
+	[ -n "${BENCH_ARGS:-}" ] && append="$append BENCH_ARGS=${BENCH_ARGS// /_}"
+	if ! tests/vm/run-scenario.sh --smp 4 --mem 2048 --timeout $((600 + rounds * 150)) \
+		--out "$out/vm" --append "$append" tests/bench/bench-module.guest.sh \
+		>"$out/vm.log" 2>&1; then
+		echo "bench-module: VM run failed, see $out/vm.log" >&2
+		tail -20 "$out/vm.log" >&2
+		exit 1
+	fi
+	awk '
+	$1 == "RESULT" && $2 > 0 { t[$2, $3] = $4; modes[$3] = 1; if ($2 > R) R = $2 }
+	function stats(n, s, ss) { m = s / n; sd = n > 1 ? sqrt((ss - n * m * m) / (n - 1)) : 0 }
+	END {
+		split("unpatched stock-off stock-on", M, " ")
+		printf "%-12s %22s %28s\n", "mode", "run time (s)", "throughput vs unpatched"
+		for (k = 1; k <= 3; k++) {
+			n = s = ss = 0; rn = rs = rss = 0
+			for (r = 1; r <= R; r++) {
+				if (!((r, M[k]) in t)) continue
+				x = t[r, M[k]]; n++; s += x; ss += x * x
+				q = t[r, "unpatched"] / x; rn++; rs += q; rss += q * q
+			}
+			stats(n, s, ss); tm = m; tsd = sd
+			stats(rn, rs, rss)
+			printf "%-12s %10.3f +- %-8.3f   %10.4fx +- %.4f (n=%d)\n", M[k], tm, tsd, m, sd, rn
+			if (M[k] == "stock-off") off = m
+		}
+		printf "target: patched-stock (tracing off) >= 0.98x unpatched: %s (%.4fx)\n",
+			off >= 0.98 ? "met" : "NOT met", off
+	}' "$out/vm/bench.txt" | tee "$out/hackbench.txt"
+fi
+
+echo "== instructions per fl_tg_decide() (callgrind, $N decisions per policy; Ir inclusive / N)"
+# userspace -O2, and the switch as the kernel compiles it (retpoline
+# kernels build with -fno-jump-tables: a compare chain instead of a table)
+cc -O2 -g -I module/policy tests/bench/decide-bench.c module/policy/policy.c \
+	-o "$out/decide-bench.O2"
+cc -O2 -g -fno-jump-tables -fno-strict-aliasing -mno-red-zone -I module/policy \
+	tests/bench/decide-bench.c module/policy/policy.c -o "$out/decide-bench.kern"
+printf "%-18s %14s %20s\n" policy "-O2" "-O2 -fno-jump-tables"
+for p in stock force nonzero relative:8 turner1 turner2 fixed:64 log2:8 ratelimit:1000 budget:5; do
+	printf "%-18s" "$p"
+	for v in O2 kern; do
+		f=$out/callgrind.$v.${p//:/_}
+		valgrind --tool=callgrind --callgrind-out-file="$f" \
+			"$out/decide-bench.$v" "$p" "$N" >/dev/null 2>&1
+		ir=$(callgrind_annotate --inclusive=yes "$f" 2>/dev/null |
+			awk '/fl_tg_decide/ && !done { gsub(",", "", $1); print $1; done = 1 }')
+		awk -v a="${ir:-0}" -v n="$N" -v w=$([ $v = O2 ] && echo 14 || echo 20) \
+			'BEGIN { printf " %*.1f", w, a / n }'
+	done
+	echo
+done | tee "$out/decide.txt"
+echo "(instructions per decision, call and return included)"
+worst=$(awk 'NR > 1 { for (i = 2; i <= 3; i++) if ($i > w) w = $i } END { print w + 0 }' "$out/decide.txt")
+awk -v w="$worst" 'BEGIN { printf "target: <= 20 instructions per decision: %s (worst %.1f)\n", w <= 20 ? "met" : "NOT met", w }'

@@ -11,7 +11,8 @@
 # /out/bench.txt.
 . "$FL_LIB"
 : "${BENCH_ROUNDS:=5}"
-: "${BENCH_ARGS:=-g 2 -f 10 -l 150}"
+: "${BENCH_ARGS:=-g 2 -f 10 -l 600}"
+BENCH_ARGS=$(echo "$BENCH_ARGS" | tr _ " ")
 up() { cut -d' ' -f1 /proc/uptime; }
 
 load_mod fairlab_trace || exit 1

@@ -51,10 +51,12 @@ if [ "${BENCH_SKIP_VM:-0}" != 1 ]; then
 			stats(n, s, ss); tm = m; tsd = sd
 			stats(rn, rs, rss)
 			printf "%-12s %10.3f +- %-8.3f   %10.4fx +- %.4f (n=%d)\n", M[k], tm, tsd, m, sd, rn
-			if (M[k] == "stock-off") off = m
+			if (M[k] == "stock-off") { off = m; se = rn > 1 ? sd / sqrt(rn) : 1 }
 		}
-		printf "target: patched-stock (tracing off) >= 0.98x unpatched: %s (%.4fx)\n",
-			off >= 0.98 ? "met" : "NOT met", off
+		# a verdict only when the standard error of the mean ratio is
+		# below the 2% margin; TCG on a shared host is often far noisier
+		printf "target: patched-stock (tracing off) >= 0.98x unpatched: %s (%.4fx, standard error %.4f)\n",
+			(se > 0.02) ? "inconclusive, too noisy" : ((off >= 0.98) ? "met" : "NOT met"), off, se
 	}' "$out/vm/bench.txt" | tee "$out/hackbench.txt"
 fi
 
@@ -81,4 +83,4 @@ for p in stock force nonzero relative:8 turner1 turner2 fixed:64 log2:8 ratelimi
 done | tee "$out/decide.txt"
 echo "(instructions per decision, call and return included)"
 worst=$(awk 'NR > 1 { for (i = 2; i <= 3; i++) if ($i > w) w = $i } END { print w + 0 }' "$out/decide.txt")
-awk -v w="$worst" 'BEGIN { printf "target: <= 20 instructions per decision: %s (worst %.1f)\n", w <= 20 ? "met" : "NOT met", w }'
+awk -v w="$worst" 'BEGIN { printf "target: <= 20 instructions per decision: %s (worst %.1f)\n", (w <= 20) ? "met" : "NOT met", w }'

@@ -2,6 +2,8 @@
 /*
  * Accumulated-error statistics (see fa_err.h).
  */
+#include <stdint.h>
+
 #include "fa_err.h"
 
 static u64 abs_s64(s64 v)
@@ -24,12 +26,13 @@ void fa_err_span(struct fa_err *e, s64 err, s64 sum_load, u64 dt)
 
 	if (!dt)
 		return;
-	e->time_ns += dt;
+	e->time_ns = e->time_ns + dt < e->time_ns ? UINT64_MAX : e->time_ns + dt;
 	e->abs_time += (double)a * (double)dt;
 	fa_hist_add(&e->abs, a, dt);
 	if (sum_load > 0) {
 		rel = (double)a / (double)sum_load;
-		e->rel_time_ns += dt;
+		e->rel_time_ns = e->rel_time_ns + dt < e->rel_time_ns ? UINT64_MAX :
+				 e->rel_time_ns + dt;
 		e->rel_time += rel * (double)dt;
 		fa_hist_add(&e->rel, rel_ppm(rel), dt);
 	}
@@ -57,8 +60,10 @@ void fa_err_merge(struct fa_err *dst, const struct fa_err *src)
 		dst->max_rel = src->max_rel;
 	dst->abs_time += src->abs_time;
 	dst->rel_time += src->rel_time;
-	dst->time_ns += src->time_ns;
-	dst->rel_time_ns += src->rel_time_ns;
+	dst->time_ns = dst->time_ns + src->time_ns < dst->time_ns ? UINT64_MAX :
+		       dst->time_ns + src->time_ns;
+	dst->rel_time_ns = dst->rel_time_ns + src->rel_time_ns < dst->rel_time_ns ?
+			   UINT64_MAX : dst->rel_time_ns + src->rel_time_ns;
 	fa_hist_merge(&dst->abs, &src->abs);
 	fa_hist_merge(&dst->rel, &src->rel);
 }

@@ -2,6 +2,8 @@
 /*
  * Weighted log-linear histogram (see fa_hist.h).
  */
+#include <stdint.h>
+
 #include "fa_hist.h"
 
 static u32 ilog2_u64(u64 v)
@@ -41,10 +43,21 @@ u64 fa_hist_bucket_high(u32 idx)
 	return fa_hist_bucket_low(idx) + ((1ull << (e - FA_HIST_SUB_BITS)) - 1);
 }
 
+/*
+ * Weights saturate instead of wrapping: corrupt timestamps can make a
+ * span of ~2^63 ns, and a wrapped total would be smaller than a bucket.
+ */
+static u64 sat_add(u64 a, u64 b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
 void fa_hist_add(struct fa_hist *h, u64 v, u64 weight)
 {
-	h->w[fa_hist_index(v)] += weight;
-	h->total += weight;
+	u32 i = fa_hist_index(v);
+
+	h->w[i] = sat_add(h->w[i], weight);
+	h->total = sat_add(h->total, weight);
 }
 
 void fa_hist_merge(struct fa_hist *dst, const struct fa_hist *src)
@@ -54,8 +67,8 @@ void fa_hist_merge(struct fa_hist *dst, const struct fa_hist *src)
 	if (!src->total)
 		return;
 	for (i = 0; i < FA_HIST_BUCKETS; i++)
-		dst->w[i] += src->w[i];
-	dst->total += src->total;
+		dst->w[i] = sat_add(dst->w[i], src->w[i]);
+	dst->total = sat_add(dst->total, src->total);
 }
 
 u64 fa_hist_percentile(const struct fa_hist *h, double p)
@@ -85,6 +98,9 @@ void fa_hist_octaves(const struct fa_hist *h, u64 out[FA_HIST_OCTAVES])
 
 	for (i = 0; i < FA_HIST_OCTAVES; i++)
 		out[i] = 0;
-	for (i = 0; i < FA_HIST_BUCKETS; i++)
-		out[fa_hist_octave(fa_hist_bucket_low(i))] += h->w[i];
+	for (i = 0; i < FA_HIST_BUCKETS; i++) {
+		u64 *o = &out[fa_hist_octave(fa_hist_bucket_low(i))];
+
+		*o = sat_add(*o, h->w[i]);
+	}
 }

@@ -20,6 +20,7 @@
 /* Octave k >= 1 holds [2^(k-1), 2^k); octave 0 holds the value 0. */
 #define FA_HIST_OCTAVES		65
 
+/* Weights saturate at 2^64-1 (see fa_hist.c). */
 struct fa_hist {
 	u64 total;			/* sum of all weights */
 	u64 w[FA_HIST_BUCKETS];

@@ -145,9 +145,8 @@ static void recording_footer(struct report_run *rr, const struct fl_read_info *i
 			(unsigned long long)in->records,
 			(unsigned long long)in->fairlab_records,
 			fa_engine_segments(e));
-	} else if (r->csv_table && !strcmp(r->csv_table, "summary") &&
-		   fa_engine_segments(e) > 1) {
-		fl_report_segment(r, tot);
+	} else if (fa_engine_segments(e) > 1) {
+		fl_report_segment(r, tot);	/* CSV rows of segment "all" */
 	}
 	fl_read_warnings(in, on_warning, rr);
 	fl_engine_warnings(tot, on_warning, rr);

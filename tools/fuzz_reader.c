@@ -68,6 +68,11 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		}
 		off += (size_t)n;
 	}
+	/* libtracecmd reads from the current offset */
+	if (lseek(fd, 0, SEEK_SET)) {
+		close(fd);
+		return 0;
+	}
 	r = fl_reader_open_fd(fd, "fuzz", err, sizeof(err));
 	if (!r)
 		return 0;

@@ -14,6 +14,7 @@
 
 #include "decode.h"
 #include "reader.h"
+#include "guard.h"
 #include "tracecmd_private.h"
 
 struct fl_reader {
@@ -23,6 +24,11 @@ struct fl_reader {
 	struct fa_engine *e;
 	struct fa_event ev;		/* reused for every record */
 	bool engine_failed;
+	bool abandoned;			/* h left inconsistent: never close it */
+	bool looped;			/* more records than the data holds */
+	int fd;				/* the file, owned by h once it exists */
+	u64 max_records;		/* more than the data can hold: a loop */
+	const char *open_error;
 };
 
 /* The first bytes of every trace-cmd data file: 23 8 68 "tracing". */
@@ -106,6 +112,81 @@ static int check_fd(int fd, const char *name, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * tracecmd_open_fd(), step by step.  libtracecmd 1.3's tracecmd_close()
+ * dereferences the per-CPU table that a failed tracecmd_init_data() can
+ * leave unallocated once the CPU count is known (a truncated v6 file
+ * crashes it): such a half-open handle is abandoned, not closed.  The
+ * process loses its memory, which only matters to the fuzzer.
+ */
+static int open_steps(struct fl_reader *r, int fd)
+{
+	/* No plugins: nothing is printed, and loading them costs time. */
+	struct tracecmd_input *h = tracecmd_alloc_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS);
+
+	if (!h) {
+		r->open_error = "cannot read the trace-cmd file header (corrupt trace.dat)";
+		close(fd);
+		return -1;
+	}
+	if (tracecmd_read_headers(h, 0) < 0) {
+		r->open_error = "cannot read the trace-cmd headers (truncated or corrupt trace.dat)";
+		tracecmd_close(h);	/* closes fd */
+		return -1;
+	}
+	if (tracecmd_init_data(h) < 0) {
+		r->open_error = "cannot read the per-CPU data sections (truncated or corrupt trace.dat)";
+		if (tracecmd_cpus(h) > 0)
+			close(fd);	/* h abandoned: see above */
+		else
+			tracecmd_close(h);
+		return -1;
+	}
+	r->h = h;
+	return 0;
+}
+
+/*
+ * libtracecmd prints some diagnostics with printf ("File possibly
+ * truncated"), whatever its log level: while it opens the file, its
+ * stdout is our stderr, so that a report on stdout stays clean.  The
+ * open is guarded too (guard.h), with a longer stall allowance: nothing
+ * counts progress in it.
+ */
+static int open_handle(struct fl_reader *r, int fd)
+{
+	volatile int saved;
+	int ret;
+
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	if (saved >= 0)
+		dup2(STDERR_FILENO, STDOUT_FILENO);
+	switch (sigsetjmp(fl_guard_env, 1)) {
+	case 0:
+		fl_guard_arm(6 * fl_guard_stall_secs());
+		ret = open_steps(r, fd);
+		break;
+	case FL_GUARD_STALL:
+		r->open_error = "libtracecmd made no progress opening it (corrupt trace.dat)";
+		r->abandoned = true;
+		ret = -1;
+		break;
+	default:
+		r->open_error = "libtracecmd faulted opening it (corrupt trace.dat)";
+		r->abandoned = true;
+		ret = -1;
+		break;
+	}
+	fl_guard_disarm();
+	if (saved >= 0) {
+		fflush(stdout);
+		dup2(saved, STDOUT_FILENO);
+		close(saved);
+	}
+	return ret;
+}
+
 struct fl_reader *fl_reader_open_fd(int fd, const char *name, char *err,
 				    size_t errlen)
 {
@@ -127,12 +208,11 @@ struct fl_reader *fl_reader_open_fd(int fd, const char *name, char *err,
 	}
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
-	/* No plugins: nothing is printed, and loading them costs time. */
-	r->h = tracecmd_open_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!r->h) {
-		snprintf(err, errlen, "%s: cannot read the trace-cmd headers (truncated or corrupt trace.dat)",
-			 name);
-		close(fd);
+	r->fd = fd;
+	if (open_handle(r, fd)) {
+		snprintf(err, errlen, "%s: %s", name, r->open_error);
+		if (r->abandoned)
+			close(fd);
 		free(r);
 		return NULL;
 	}
@@ -143,6 +223,16 @@ struct fl_reader *fl_reader_open_fd(int fd, const char *name, char *err,
 	}
 	if (fl_decoder_init(&r->dec, tep, msg, sizeof(msg))) {
 		snprintf(err, errlen, "%s: %s", name, msg);
+		goto fail;
+	}
+	/*
+	 * libtracecmd merges the CPUs by scanning all of them per record:
+	 * a corrupt CPU count of millions makes reading crawl.  No kernel
+	 * has more than NR_CPUS (8192 in Debian's config) CPUs.
+	 */
+	if (tracecmd_cpus(r->h) < 0 || tracecmd_cpus(r->h) > FA_MAX_CPUS) {
+		snprintf(err, errlen, "%s: implausible CPU count %d (corrupt trace.dat)",
+			 name, tracecmd_cpus(r->h));
 		goto fail;
 	}
 	if (!r->dec.nr_present) {
@@ -160,6 +250,16 @@ struct fl_reader *fl_reader_open_fd(int fd, const char *name, char *err,
 	r->info.overruns = parse_overruns(tracecmd_get_cpustats(r->h));
 	for (t = 0; t < FA_EV_NR_TYPES; t++)
 		r->info.has_event[t] = r->dec.id[t] >= 0;
+	/*
+	 * A record takes at least 12 bytes of ring buffer (4 of header, 8
+	 * of common fields); 8 leaves a margin.  A corrupt page can make
+	 * libtraceevent re-read the same events forever: this bound ends it.
+	 */
+	for (t = 0; t < r->info.nr_cpus; t++) {
+		off64_t size = tracecmd_get_cpu_file_size(r->h, t);
+
+		r->max_records += (size > 0 ? (u64)size / 8 : 0) + 1;
+	}
 	return r;
 fail:
 	fl_reader_close(r);
@@ -182,15 +282,14 @@ const struct fl_read_info *fl_reader_info(const struct fl_reader *r)
 	return &r->info;
 }
 
-static int on_record(struct tracecmd_input *h, struct tep_record *rec,
-		     int cpu, void *arg)
+static int record(struct fl_reader *r, struct tep_record *rec)
 {
-	struct fl_reader *r = arg;
 	int got;
 
-	(void)h;
-	(void)cpu;
-	r->info.records++;
+	if (++r->info.records > r->max_records) {
+		r->looped = true;
+		return -1;
+	}
 	if (rec->missed_events > 0)
 		r->info.lost_events += (u64)rec->missed_events;
 	else if (rec->missed_events < 0)
@@ -212,13 +311,48 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec,
 	return 0;
 }
 
-int fl_reader_run(struct fl_reader *r, struct fa_engine *e, char *err,
-		  size_t errlen)
+/* libtracecmd calls this for every record: our code, for the guard. */
+static int on_record(struct tracecmd_input *h, struct tep_record *rec,
+		     int cpu, void *arg)
 {
 	int ret;
 
+	(void)h;
+	(void)cpu;
+	fl_guard_ours = 1;
+	fl_guard_progress++;
+	ret = record(arg, rec);
+	fl_guard_ours = 0;
+	return ret;
+}
+
+int fl_reader_run(struct fl_reader *r, struct fa_engine *e, char *err,
+		  size_t errlen)
+{
+	unsigned int secs = fl_guard_stall_secs();
+	int ret, jumped;
+
 	r->e = e;
+	jumped = sigsetjmp(fl_guard_env, 1);
+	if (jumped) {
+		fl_guard_disarm();
+		r->abandoned = true;
+		if (jumped == FL_GUARD_STALL)
+			snprintf(err, errlen, "libtraceevent made no progress for %u s decoding the records after record %llu (a corrupt ring-buffer page makes it loop)",
+				 secs, (unsigned long long)r->info.records);
+		else
+			snprintf(err, errlen, "libtraceevent faulted decoding the records after record %llu (a corrupt ring-buffer page)",
+				 (unsigned long long)r->info.records);
+		return -1;
+	}
+	fl_guard_arm(secs);
 	ret = tracecmd_iterate_events(r->h, NULL, 0, on_record, r);
+	fl_guard_disarm();
+	if (r->looped) {
+		snprintf(err, errlen, "libtraceevent delivered more records than the file's %d CPU data sections can hold (a corrupt ring-buffer page makes it re-read records)",
+			 r->info.nr_cpus);
+		return -1;
+	}
 	if (r->engine_failed || fa_engine_finish(e)) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
@@ -234,7 +368,9 @@ void fl_reader_close(struct fl_reader *r)
 {
 	if (!r)
 		return;
-	if (r->h)
+	if (r->abandoned)
+		close(r->fd);
+	else if (r->h)
 		tracecmd_close(r->h);
 	free(r);
 }

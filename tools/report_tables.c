@@ -297,6 +297,7 @@ static void emit_hist(struct fl_report *r, struct fl_emit *em,
 	for (k = lo; lo >= 0 && k <= hi; k++) {
 		cum += oct[k];
 		n = (int)lround(40.0 * (double)oct[k] / (double)total);
+		n = n < 0 ? 0 : n > 40 ? 40 : n;	/* saturated weights */
 		memset(bar, '#', (size_t)n);
 		bar[n] = '\0';
 		v[0] = fl_v_u64(k ? 1ull << (k - 1) : 0);
@@ -372,7 +373,7 @@ static void emit_summary_csv(struct fl_report *r, struct fl_emit *em,
 	}
 	for (i = 0; i < fl_nr_metrics; i++)
 		fprintf(r->f, "%s%.*f", i ? "," : "",
-			fl_metrics[i].prec < 0 ? 0 : fl_metrics[i].prec + 3,
+			fl_metrics[i].prec <= 0 ? 0 : fl_metrics[i].prec + 3,
 			fl_metrics[i].get(s));
 	fputc('\n', r->f);
 }

@@ -20,6 +20,11 @@ unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
 int tracecmd_get_file_compress_proto(struct tracecmd_input *handle,
 				     const char **name, const char **version);
 int tracecmd_cpus(struct tracecmd_input *handle);
+/* Bytes of ring-buffer data recorded for @cpu (uncompressed). */
+off64_t tracecmd_get_cpu_file_size(struct tracecmd_input *handle, int cpu);
+/* tracecmd_open_fd() in three steps, so that a failure can be handled. */
+struct tracecmd_input *tracecmd_alloc_fd(int fd, int flags);
+int tracecmd_read_headers(struct tracecmd_input *handle, int state);
 int tracecmd_get_parsing_failures(struct tracecmd_input *handle);
 
 #endif /* FL_TRACECMD_PRIVATE_H */

@@ -9,15 +9,24 @@
 # idlest policy nr_running, then budget:5; an audit is emitted and the
 # patch is disabled (a last audit).  So the file holds three policy
 # segments, every event type, and, with --numa, cross-node writer switches.
+# Before, /out/plain.dat records sched_process_fork only (no fairlab event
+# formats at all).
 #
 #   tests/vm/run-scenario.sh --smp 4 --numa tests/vm/scenarios/analyzer-data.guest.sh
 #
 # gives build/vm/analyzer-data/analyzer.dat; tests/data/regenerate.sh
 # makes the committed test data from it.  Knobs (--append):
-#   FL_DATA_SECS=N   workload seconds per policy (default 1; the
-#                    analyzer benchmark records with more)
+#   FL_DATA_SECS=N     workload seconds per policy (default 1; the
+#                      analyzer benchmark records with more)
+#   FL_DATA_CLOCK=C    trace clock (default mono; local makes the
+#                      recording the analyzer must warn about)
+#   FL_DATA_PAUSE=1    stop the recorder during the first workload: with a
+#                      tiny FL_TRACE_BUF_KB and FL_ALLOW_LOST=1
+#                      (tests/vm/README.md) the recording loses events
 . "$FL_LIB"
 : "${FL_DATA_SECS:=1}"
+: "${FL_DATA_CLOCK:=mono}"
+: "${FL_DATA_PAUSE:=0}"
 CG=/sys/fs/cgroup
 P=/sys/module/fairlab/parameters
 
@@ -26,6 +35,17 @@ cat >/tmp/loop.sh <<'EOF'
 end=$(( $(date +%s) + $1 )); shift
 while [ "$(date +%s)" -lt $end ]; do "$@" >/dev/null 2>&1; done
 EOF
+
+# recorder_signal SIG: send SIG to `trace-cmd record` (pid saved by
+# record_start in /tmp/fl-record-NAME.pid) and to its per-CPU readers
+recorder_signal() {
+	_rp=$(cat /tmp/fl-record-analyzer.pid)
+	for _d in /proc/[0-9]*; do
+		[ "$(awk '{ print $4 }' "$_d/stat" 2>/dev/null)" = "$_rp" ] &&
+			kill "-$1" "${_d#/proc/}" 2>/dev/null
+	done
+	kill "-$1" "$_rp"
+}
 
 # workload SECS: forks, wakeups and exits in both leaves and in autogroups
 # (waits for its own jobs only: the recorder runs in the background too)
@@ -39,10 +59,6 @@ workload() {
 	wait $_w1 $_w2 $_w3
 }
 
-load_mod fairlab_trace || exit 1
-mkdir -p $CG/a && echo +cpu >$CG/a/cgroup.subtree_control &&
-	mkdir -p $CG/a/b $CG/a/c || die "cannot build the cgroup tree"
-
 # trace-cmd stores /proc/kallsyms in the file (megabytes); the fairlab
 # events hold no addresses, so it gets an empty one while recording.
 : >/tmp/no-kallsyms
@@ -52,9 +68,22 @@ else
 	log "cannot hide /proc/kallsyms: the recording will be larger"
 fi
 
-record_start analyzer -e fairlab
+# A recording without fairlab events (fairlab_trace.ko not loaded yet):
+# the analyzer must refuse it.
+record_start plain -e sched:sched_process_fork
+/bin/true; /bin/true
+record_stop plain
+
+load_mod fairlab_trace || exit 1
+mkdir -p $CG/a && echo +cpu >$CG/a/cgroup.subtree_control &&
+	mkdir -p $CG/a/b $CG/a/c || die "cannot build the cgroup tree"
+
+# the last -C wins over record_start's -C mono
+record_start analyzer -C "$FL_DATA_CLOCK" -e fairlab
 load_lp fairlab tg_policy=stock || exit 1
+[ "$FL_DATA_PAUSE" = 1 ] && recorder_signal STOP
 workload "$FL_DATA_SECS"
+[ "$FL_DATA_PAUSE" = 1 ] && recorder_signal CONT
 check "tg_policy relative:8" sh -c "echo relative:8 > $P/tg_policy"
 check "idlest_policy nr_running" sh -c "echo nr_running > $P/idlest_policy"
 workload "$FL_DATA_SECS"

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Regenerates the analyzer's test recordings (see README.md here) from two
+# VM runs of tests/vm/scenarios/analyzer-data.guest.sh (about 25 s each).
+# Needs what `make check-vm` needs: the modules built (make) and the
+# kernel unpacked (make deps).
+#
+#   tests/data/regenerate.sh
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top"
+scenario=tests/vm/scenarios/analyzer-data.guest.sh
+
+# 4 vCPUs on 2 NUMA nodes, trace clock mono: the reference recording.
+tests/vm/run-scenario.sh --smp 4 --numa --out build/vm/analyzer-data-numa "$scenario"
+cp build/vm/analyzer-data-numa/analyzer.dat tests/data/analyzer-numa.dat
+# recorded before fairlab_trace.ko was loaded: no fairlab event formats
+cp build/vm/analyzer-data-numa/plain.dat tests/data/sched-only.dat
+
+# Per-CPU clock, and a one-page buffer per CPU not read during the first
+# workload: a recording with lost events and a clock that is not global,
+# which the analyzer must warn about.
+tests/vm/run-scenario.sh --smp 2 --out build/vm/analyzer-data-lossy \
+	--append "FL_DATA_CLOCK=local FL_TRACE_BUF_KB=4 FL_DATA_PAUSE=1 FL_ALLOW_LOST=1" "$scenario"
+cp build/vm/analyzer-data-lossy/analyzer.dat tests/data/analyzer-local-lossy.dat
+
+ls -l tests/data/*.dat

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A bounded libFuzzer run (FAIRLAB_FUZZ_SECS, default 20 s) of the decoding
+# path (tools/fuzz_reader.c: libtracecmd open, record decoding, engine,
+# text and JSON formatting) from a seed corpus of the real recordings in
+# tests/data in every trace.dat flavour.  Any crash, sanitizer report in
+# our code, timeout or out-of-memory fails the test; the input that did it
+# is kept in build/fuzz/artifacts/.
+#
+# Leak checking is off while fuzzing: an input libtracecmd cannot open is
+# abandoned on purpose (tools/reader.c, open_handle()), and checking every
+# such run makes fuzzing about 20 times slower.  tools-cli.t checks leaks
+# on the same kinds of input, one process each.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tools/test/tap.sh"
+fuzz=$top/build/fuzz/fuzz-reader
+if [ ! -x "$fuzz" ]; then
+	not_ok "$fuzz is built (run make; needs clang and libclang-rt-14-dev)"
+	exit 1
+fi
+make_flavours
+corpus=$(mktemp -d)
+log=$(mktemp)
+trap 'rm -rf "$corpus" "$log"' EXIT
+cp "$DATA"/*.dat "$WORK"/*.v6.dat "$WORK"/*.v7raw.dat "$corpus"/
+arts=$top/build/fuzz/artifacts
+mkdir -p "$arts"
+secs=${FAIRLAB_FUZZ_SECS:-20}
+max_len=$(stat -c %s "$corpus"/* | sort -n | tail -1)
+
+# Sizes read from a corrupt file reach malloc: above 1 GB it fails, as it
+# would without ASan, instead of ASan allocating and zeroing it.
+export ASAN_OPTIONS="allocator_may_return_null=1:max_allocation_size_mb=1024:quarantine_size_mb=64:suppressions=$top/tools/asan.supp"
+"$fuzz" -detect_leaks=0 -max_total_time="$secs" -timeout=30 -rss_limit_mb=4096 \
+	-malloc_limit_mb=1000000 -max_len="$max_len" -print_final_stats=1 \
+	-artifact_prefix="$arts/" "$corpus" >"$log" 2>&1
+s=$?
+runs=$(awk '/^stat::number_of_executed_units:/ { print $NF }' "$log")
+cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1)
+if [ $s = 0 ] && [ "${runs:-0}" -gt 0 ]; then
+	ok "fuzz-reader: ${secs}s, $runs inputs ($cov), no crash, hang or sanitizer report"
+else
+	not_ok "fuzz-reader: exit $s after ${runs:-0} inputs"
+	grep -E -A12 'ERROR|ALARM|out-of-memory|Test unit written' "$log" | head -40 | sed 's/^/#   /'
+fi
+tap_end

@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The fairlab CLI (ASan+UBSan build) on good and bad input: help and usage
+# errors, and files that are missing, empty, not trace.dat, truncated,
+# corrupt, or recorded without fairlab events must give a clear message on
+# stderr and exit 1 -- never a crash, a sanitizer report or a hang.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tools/test/tap.sh"
+need_built
+make_flavours
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+out=$tmp/out err=$tmp/err
+ref=$DATA/analyzer-numa.dat
+
+# ---- command line ------------------------------------------------------
+run_fl "$out" "$err"; s=$?
+check "no command: usage on stderr, exit 2" test $s = 2 -a -s "$err"
+run_fl "$out" "$err" frobnicate; s=$?
+check "unknown command: exit 2" eval 'test $s = 2 && grep -q "unknown command" "$err"'
+for cmd in report compare plot; do
+	run_fl "$out" "$err" $cmd --help; s=$?
+	check "$cmd --help: exit 0 with examples and units" \
+		eval 'test $s = 0 && grep -q "^examples:" "$out" && grep -q "$cmd" "$out"'
+	run_fl "$out" "$err" help $cmd; s=$?
+	check "help $cmd = $cmd --help" eval 'test $s = 0 && grep -q "^usage: fairlab $cmd" "$out"'
+	run_fl "$out" "$err" $cmd --no-such-option; s=$?
+	check "$cmd: unknown option exits 2" test $s = 2
+done
+run_fl "$out" "$err" report --json --csv "$ref"; s=$?
+check "report --json --csv: exit 2" eval 'test $s = 2 && grep -q "exclude" "$err"'
+run_fl "$out" "$err" report --table=nope --csv "$ref"; s=$?
+check "report --table of no table: exit 2" test $s = 2
+run_fl "$out" "$err" report "$ref" "$ref"; s=$?
+check "report takes one file: exit 2" test $s = 2
+run_fl "$out" "$err" compare "$ref"; s=$?
+check "compare with one file: exit 2" eval 'test $s = 2 && grep -q "BASE" "$err"'
+run_fl "$out" "$err" plot "$ref"; s=$?
+check "plot without -o: exit 2" eval 'test $s = 2 && grep -q -- "-o DIR" "$err"'
+
+# ---- unreadable files ----------------------------------------------------
+# expect_error NAME REGEX FILE: report exits 1 with REGEX on stderr, no sanitizer
+expect_error() {
+	run_fl "$out" "$err" report "$3"; _s=$?
+	if [ $_s = 1 ] && grep -q -E "$2" "$err" && ! grep -q -E "$SAN_REPORT" "$err"; then
+		ok "$1"
+	else
+		not_ok "$1: exit $_s"
+		sed 's/^/#   /' "$err" | head -5
+	fi
+}
+expect_error "missing file" "No such file" "$tmp/none.dat"
+: >"$tmp/empty.dat"
+expect_error "empty file" "empty file" "$tmp/empty.dat"
+expect_error "directory" "is a directory" "$tmp"
+printf 'hello\n' >"$tmp/text.dat"
+expect_error "text file" "not a trace-cmd data file" "$tmp/text.dat"
+head -c 5 "$ref" >"$tmp/short.dat"
+expect_error "5-byte file" "not a trace-cmd data file" "$tmp/short.dat"
+expect_error "recording without fairlab events" "no fairlab:\\* event formats" "$DATA/sched-only.dat"
+expect_error "v6 recording without fairlab events" "no fairlab:\\* event formats" \
+	"$WORK/sched-only.v6.dat"
+
+# truncations of every flavour at 10 points: a clear error (exit 1), or,
+# when the cut falls where no data is lost, a report (exit 0)
+for f in "$ref" "$WORK/analyzer-numa.v6.dat" "$WORK/analyzer-numa.v7raw.dat"; do
+	size=$(stat -c %s "$f")
+	bad=0
+	for pct in 1 3 10 25 40 55 70 85 95 99; do
+		head -c $((size * pct / 100)) "$f" >"$tmp/cut.dat"
+		timeout 120 "$FAIRLAB" report --json "$tmp/cut.dat" >"$out" 2>"$err"; s=$?
+		if ! { [ $s = 1 ] && grep -q "truncated or corrupt" "$err"; } &&
+		   ! { [ $s = 0 ] && ! grep -q -E "$SAN_REPORT" "$err"; }; then
+			bad=$((bad + 1))
+			note "$(basename "$f") cut at $pct%: exit $s: $(head -c 300 "$err")"
+		fi
+	done
+	check "$(basename "$f"): 10 truncations, each a clear error or a report" test $bad = 0
+done
+
+# byte corruption: 40 deterministic variants per flavour (1 to 16 bytes
+# overwritten at pseudo-random places); exit 0 or 1, nothing else
+corrupt() { # SRC DST SEED: copy SRC with bytes overwritten
+	cp "$1" "$2"
+	local size n seed=$3 i pos
+	size=$(stat -c %s "$1")
+	n=$(( (seed % 4) * 5 + 1 ))
+	for ((i = 0; i < n; i++)); do
+		seed=$(( (seed * 1103515245 + 12345) % 2147483648 ))
+		pos=$(( seed % size ))
+		printf "\\x$(printf %02x $(( (seed >> 8) & 255 )))" |
+			dd of="$2" bs=1 seek=$pos conv=notrunc status=none
+	done
+}
+for f in "$ref" "$WORK/analyzer-numa.v6.dat" "$WORK/analyzer-numa.v7raw.dat"; do
+	bad=0 errs=0
+	for seed in $(seq 1 40); do
+		corrupt "$f" "$tmp/bad.dat" $((seed * 7919))
+		timeout 120 "$FAIRLAB" report --json "$tmp/bad.dat" >"$out" 2>"$err"; s=$?
+		if [ $s != 0 ] && [ $s != 1 ] || grep -q -E "$SAN_REPORT" "$err"; then
+			bad=$((bad + 1))
+			cp "$tmp/bad.dat" "$WORK/crash-$(basename "$f" .dat)-$seed.dat"
+			note "$(basename "$f") seed $seed: exit $s: $(grep -m3 -E 'ERROR|error' "$err")"
+		fi
+		[ $s = 1 ] && errs=$((errs + 1))
+	done
+	check "$(basename "$f"): 40 corruptions, no crash ($errs refused)" test $bad = 0
+done
+
+# A ring-buffer page crafted to make libtraceevent's kbuffer loop: the
+# first event of CPU 0's first page (page header: 8-byte timestamp, 8-byte
+# commit) rewritten.  A data event whose length word is -4 ends where it
+# starts: kbuffer returns it again and again; a padding event of length -4
+# makes kbuffer spin without returning anything.  Either must end in an
+# error within the stall allowance (FAIRLAB_STALL_SECS=2, x6 at open).
+v6=$WORK/analyzer-numa.v6.dat
+page=$(trace-cmd report --stat -i "$v6" 2>/dev/null |
+	awk '/^CPU0 data recorded at offset=/ { sub(/.*offset=/, ""); print; exit }')
+page=$((page))
+if [ "$page" -gt 0 ]; then
+	# patch FILE OFFSET HEXBYTES...
+	patch() { _f=$1 _o=$2; shift 2; printf "$(printf '\\x%s' "$@")" |
+		dd of="$_f" bs=1 seek="$_o" conv=notrunc status=none; }
+	cp "$v6" "$tmp/repeat.dat"
+	patch "$tmp/repeat.dat" $((page + 16)) 00 00 00 00 fc ff ff ff
+	start=$(date +%s)
+	timeout 120 "$FAIRLAB" report "$tmp/repeat.dat" >"$out" 2>"$err"; s=$?
+	check "record re-read forever: exit 1 with a message ($(($(date +%s) - start)) s)" \
+		eval 'test $s = 1 && grep -q -E "more records than|no progress" "$err"'
+	cp "$v6" "$tmp/spin.dat"
+	patch "$tmp/spin.dat" $((page + 16)) 1d 00 00 00 fc ff ff ff
+	start=$(date +%s)
+	timeout 120 "$FAIRLAB" report "$tmp/spin.dat" >"$out" 2>"$err"; s=$?
+	check "padding spun on forever: exit 1 with a message ($(($(date +%s) - start)) s)" \
+		eval 'test $s = 1 && grep -q "no progress" "$err"'
+else
+	not_ok "CPU0 data offset of $v6 from trace-cmd report --stat"
+fi
+
+# ---- good files ------------------------------------------------------------
+run_fl "$out" "$err" report "$ref"; s=$?
+check "report: exit 0, quiet stderr" eval 'test $s = 0 && ! test -s "$err"'
+check "report: a segment per policy" eval 'grep -q "Segment 3: tg policy budget:5, idlest policy nr_running" "$out"'
+check "report: column headers carry units" eval 'grep -q "writes(1/s)" "$out" && grep -q "|E|mean(load)" "$out"'
+run_fl "$out" "$err" report --json "$ref"; s=$?
+if command -v python3 >/dev/null; then
+	check "report --json: valid JSON with 4 segments and a total" \
+		python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["segments"]) == 4 and d["total"]["metrics"]["attempts_n"] > 0' "$out"
+fi
+for t in summary groups cpus sites tg_policies idlest hist; do
+	run_fl "$out" "$err" report --csv --table=$t "$ref"; s=$?
+	cols=$(head -1 "$out" | tr ',' '\n' | wc -l)
+	uneven=$(awk -F, -v n="$cols" 'NF != n' "$out" | wc -l)
+	check "report --csv --table=$t: rows as wide as the header ($cols)" \
+		eval 'test $s = 0 && test $(wc -l <"$out") -gt 1 && test $uneven = 0'
+done
+run_fl "$out" "$err" compare "$ref" "$WORK/analyzer-numa.v6.dat"; s=$?
+check "compare: the same recording twice changes nothing" \
+	eval 'test $s = 0 && grep -q " writes_per_s$" "$out" &&
+	      test $(grep -E "^ +[0-9]" "$out" | grep -v -c -- "+0.0%") = 0'
+run_fl "$out" "$err" compare --csv "$ref" "$WORK/analyzer-numa.v6.dat" -- \
+	"$DATA/analyzer-local-lossy.dat"; s=$?
+check "compare --csv: 2 base runs, 1 new" \
+	eval 'test $s = 0 && grep -q "^writes_per_s,.*,2,1$" "$out"'
+run_fl "$out" "$err" compare --segment=9 "$ref" "$ref"; s=$?
+check "compare --segment of a missing segment: exit 1" \
+	eval 'test $s = 1 && grep -q "no segment 9" "$err"'
+run_fl "$out" "$err" compare --json --segment=3 "$ref" "$DATA/analyzer-local-lossy.dat"; s=$?
+check "compare --json --segment=3" eval 'test $s = 0 && grep -q "\"segment\": 3" "$out"'
+run_fl "$out" "$err" compare "$ref" "$tmp/text.dat"; s=$?
+check "compare with an unreadable file: exit 1" test $s = 1
+
+if command -v gnuplot >/dev/null; then
+	run_fl "$out" "$err" plot --json --bin=50 -o "$tmp/plots" "$ref" "$DATA/analyzer-local-lossy.dat"; s=$?
+	check "plot: exit 0" test $s = 0
+	good=1
+	for p in analyzer-numa-error analyzer-numa-writes analyzer-local-lossy-error \
+		 analyzer-local-lossy-writes pareto; do
+		head -c 4 "$tmp/plots/$p.png" 2>/dev/null | grep -q PNG || good=0
+		grep -q "<svg" "$tmp/plots/$p.svg" 2>/dev/null || good=0
+	done
+	check "plot: PNG and SVG of error, writes/s and Pareto" test $good = 1
+	check "plot --json: 8 Pareto points (4 segments x 2 files)" \
+		eval 'test $(grep -c "\"writes_per_s\"" "$out") = 8'
+	run_fl "$out" "$err" plot --gnuplot=/bin/false -o "$tmp/plots" "$ref"; s=$?
+	check "plot: a failing gnuplot is an error" test $s = 1
+fi
+tap_end

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# plugin_fairlab.so: with it, `trace-cmd report` prints policy, site, group
+# type and task group names instead of numbers, for the same records; and
+# `make -C tools install` puts it where libtraceevent looks ($HOME/.local).
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tools/test/tap.sh"
+plugin=$top/build/lib/plugin_fairlab.so
+if [ ! -f "$plugin" ]; then
+	not_ok "$plugin is built (run make)"
+	exit 1
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ref=$DATA/analyzer-numa.dat
+
+trace-cmd report -N -i "$ref" >"$tmp/plain" 2>/dev/null
+TRACEEVENT_PLUGIN_DIR=$top/build/lib trace-cmd report -i "$ref" >"$tmp/named" 2>"$tmp/err"
+check "trace-cmd report loads the plugin without complaint" \
+	eval '! grep -q -i "plugin" "$tmp/err"'
+
+# events SYSTEM FILE: number of lines of each fairlab event
+count() { grep -c " $1: " "$2"; }
+same=1
+for ev in tg_update pick_idlest policy_switch tg_info cpu_topology tg_audit; do
+	[ "$(count $ev "$tmp/plain")" = "$(count $ev "$tmp/named")" ] || same=0
+done
+check "the same records with and without the plugin" test $same = 1
+
+# has NAME REGEX: some line of the named report matches, none of the plain one
+has() {
+	if grep -q -E "$2" "$tmp/named" && ! grep -q -E "$2" "$tmp/plain"; then
+		ok "plugin prints $1"
+	else
+		not_ok "plugin prints $1 ($2)"
+		grep -m2 -E " ${3:-tg_update}: " "$tmp/named" | sed 's/^/#   /'
+	fi
+}
+has "call sites by name" " tg_update: .* site=enqueue_entity "
+has "written/skipped" " tg_update: .* (written|skipped) tg_load_avg="
+has "tg policies with their argument" " tg_update: .* policy=relative:8 "
+has "cgroup task groups" " tg_update: +tg=cgroup-[0-9]+ "
+has "since the last publish" " tg_update: .* since=([0-9]+ns|never) "
+has "pick_idlest group types and verdict" " pick_idlest: .* type=[a-z_]+/[a-z_]+ .* (picked|kept) policy=(stock|nr_running)" pick_idlest
+has "policy switches by name" " policy_switch: +kind=tg old=stock new=relative:8" policy_switch
+has "idlest policy switches by name" " policy_switch: +kind=idlest old=stock new=nr_running" policy_switch
+has "tg_info with named ids" " tg_info: +tg=cgroup-[0-9]+ parent=cgroup-1 level=1 name=/a" tg_info
+has "the audited error" " tg_audit: .* error=-?[0-9]+" tg_audit
+
+# install into a scratch $HOME: libtraceevent finds it there by itself
+make -s -C "$top/tools" install HOME="$tmp/home" >"$tmp/make.log" 2>&1; s=$?
+check "make -C tools install HOME=...: exit 0" test $s = 0
+check "plugin installed in \$HOME/.local/lib/traceevent/plugins" \
+	test -f "$tmp/home/.local/lib/traceevent/plugins/plugin_fairlab.so"
+check "fairlab installed in \$HOME/.local/bin" test -x "$tmp/home/.local/bin/fairlab"
+HOME=$tmp/home trace-cmd report -i "$ref" >"$tmp/home.txt" 2>/dev/null
+check "trace-cmd report uses the installed plugin" grep -q " site=enqueue_entity " "$tmp/home.txt"
+tap_end

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The reader on real recordings from the VM harness (tests/data/):
+#  - trace.dat v7 zstd (as recorded), v6 and v7 uncompressed (trace-cmd
+#    convert) give the same figures;
+#  - per task group attempts and writes, per CPU attempts and the
+#    pick_idlest verdicts equal what `trace-cmd report` prints for the same
+#    file (no plugins: the events' own print format);
+#  - what the file says about itself (version, compression, clock) and the
+#    warnings a lossy, local-clock recording deserves.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tools/test/tap.sh"
+need_built
+make_flavours
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# csv_rows FILE TABLE: the CSV rows of the whole recording (segment "all"
+# when there are several segments, else segment 0), without the file column
+csv_rows() {
+	"$FAIRLAB" report --csv --table="$2" "$1" 2>/dev/null >"$tmp/csv"
+	if grep -q '^[^,]*,all,' "$tmp/csv"; then
+		grep '^[^,]*,all,' "$tmp/csv"
+	else
+		grep '^[^,]*,0,' "$tmp/csv"
+	fi | cut -d, -f2-
+}
+
+# col NAME: index of column NAME in the header of $tmp/csv (after cut -f2-)
+col() {
+	head -1 "$tmp/csv" | cut -d, -f2- | tr ',' '\n' | grep -n -x "$1" | cut -d: -f1
+}
+
+for name in analyzer-numa analyzer-local-lossy; do
+	z=$DATA/$name.dat v6=$WORK/$name.v6.dat raw=$WORK/$name.v7raw.dat
+
+	# ---- the same figures from every flavour ----
+	for t in summary groups cpus sites idlest hist; do
+		"$FAIRLAB" report --csv --table=$t "$z" 2>/dev/null | cut -d, -f2- >"$tmp/z"
+		"$FAIRLAB" report --csv --table=$t "$v6" 2>/dev/null | cut -d, -f2- >"$tmp/v6"
+		"$FAIRLAB" report --csv --table=$t "$raw" 2>/dev/null | cut -d, -f2- >"$tmp/raw"
+		check "$name: table $t identical from v7 zstd, v6 and v7 uncompressed" \
+			eval 'test -s "$tmp/z" && cmp -s "$tmp/z" "$tmp/v6" && cmp -s "$tmp/z" "$tmp/raw"'
+	done
+	"$FAIRLAB" report --json "$z" >"$tmp/zj" 2>/dev/null
+	"$FAIRLAB" report --json "$v6" >"$tmp/v6j" 2>/dev/null
+	check "$name: v7 zstd recognised" eval 'grep -q "\"file_version\": 7" "$tmp/zj" && grep -q "\"compression\": \"zstd\"" "$tmp/zj"'
+	check "$name: v6 recognised" eval 'grep -q "\"file_version\": 6" "$tmp/v6j" && grep -q "\"compression\": null" "$tmp/v6j"'
+
+	# ---- cross-check against trace-cmd report ----
+	trace-cmd report -N -i "$z" 2>/dev/null >"$tmp/text"
+	awk '
+	function field(re,   v) {
+		if (!match($0, re)) return ""
+		v = substr($0, RSTART, RLENGTH); sub(/^[^=]*=/, "", v); sub(/ $/, "", v)
+		return v
+	}
+	/ tg_update: / {
+		tg = field(" tg=[0-9a-f]+ "); att[tg]++
+		if (field(" written=[0-9]+ ") != "0") wr[tg]++
+		match($0, /\[[0-9]+\]/); cpu = substr($0, RSTART + 1, RLENGTH - 2) + 0
+		catt[cpu]++
+	}
+	/ pick_idlest: / { np++; if (field(" picked=[0-9]+ ") != "0") pk++ }
+	/ (tg_update|pick_idlest|policy_switch|tg_info|cpu_topology|tg_audit): / { nf++ }
+	END {
+		for (t in att) printf "tg %s %d %d\n", t, att[t], wr[t] + 0
+		for (c in catt) printf "cpu %d %d\n", c, catt[c]
+		printf "pick %d %d\n", np, pk + 0
+		printf "records %d\n", nf
+	}' "$tmp/text" | sort >"$tmp/expect"
+
+	{
+		csv_rows "$z" groups >/dev/null
+		ic=$(col id) ia=$(col attempts_n) iw=$(col writes_n)
+		csv_rows "$z" groups | while IFS=, read -r -a f; do
+			[ "${f[$((ia - 1))]}" -gt 0 ] &&
+				printf 'tg %x %d %d\n' "${f[$((ic - 1))]}" "${f[$((ia - 1))]}" "${f[$((iw - 1))]}"
+		done
+		csv_rows "$z" cpus >/dev/null
+		ic=$(col cpu) ia=$(col attempts_n)
+		csv_rows "$z" cpus | while IFS=, read -r -a f; do
+			[ "${f[$((ia - 1))]}" -gt 0 ] && printf 'cpu %d %d\n' "${f[$((ic - 1))]}" "${f[$((ia - 1))]}"
+		done
+		csv_rows "$z" idlest >/dev/null
+		id=$(col decisions_n) ip=$(col picked_n)
+		csv_rows "$z" idlest | awk -F, -v d="$id" -v p="$ip" \
+			'{ nd += $d; np += $p } END { printf "pick %d %d\n", nd, np }'
+		csv_rows "$z" summary >/dev/null
+		ir=$(col records_n)
+		csv_rows "$z" summary | awk -F, -v r="$ir" '{ printf "records %d\n", $r }'
+	} | sort >"$tmp/got"
+	ng=$(grep -c '^tg ' "$tmp/expect")
+	if cmp -s "$tmp/expect" "$tmp/got" && [ "$ng" -gt 0 ]; then
+		ok "$name: per-group attempts/writes ($ng groups), per-CPU attempts, pick_idlest verdicts and record count equal trace-cmd report's"
+	else
+		not_ok "$name: figures differ from trace-cmd report's"
+		diff "$tmp/expect" "$tmp/got" | head -20 | sed 's/^/#   /'
+	fi
+done
+
+# ---- warnings ----
+"$FAIRLAB" report "$DATA/analyzer-numa.dat" >/dev/null 2>"$tmp/err"; s=$?
+check "analyzer-numa: clean recording, no warning" eval 'test $s = 0 && ! test -s "$tmp/err"'
+"$FAIRLAB" report "$DATA/analyzer-local-lossy.dat" >"$tmp/out" 2>"$tmp/err"; s=$?
+check "lossy: exit 0 (warnings are not errors)" test $s = 0
+check "lossy: lost events reported on stderr" grep -q "events lost in the ring buffer" "$tmp/err"
+check "lossy: overruns of the saved statistics reported" grep -q "overrun or dropped events" "$tmp/err"
+check "lossy: local trace clock reported" grep -q "trace clock 'local' is not global" "$tmp/err"
+check "lossy: warnings repeated in the text report" grep -q "warning: .*events lost" "$tmp/out"
+"$FAIRLAB" report --json "$DATA/analyzer-local-lossy.dat" >"$tmp/out" 2>/dev/null
+check "lossy: lost events counted in the JSON" \
+	eval 'grep -q "\"lost_n\": [1-9]" "$tmp/out" && grep -q "\"clock_global\": false" "$tmp/out"'
+tap_end

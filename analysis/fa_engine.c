@@ -194,7 +194,8 @@ static int on_policy_switch(struct fa_engine *e, const struct fa_policy_switch *
 
 static int process(struct fa_engine *e, const struct fa_event *ev)
 {
-	fa_series_advance(e, ev->ts);
+	if (e->cfg.bin_ns)
+		fa_series_advance(e, ev->ts);
 	e->now = ev->ts;
 	e->seg.records++;
 	switch (ev->type) {
@@ -222,58 +223,86 @@ static int process(struct fa_engine *e, const struct fa_event *ev)
 static int flush(struct fa_engine *e)
 {
 	u16 order[FA_BATCH_MAX];
-	u32 n = e->nbatch, i, j;
-	u16 k;
+	u32 n = e->count, head = e->head, i, j;
+	struct fa_event *b = e->batch;
 
+	if (n == 1) {		/* the usual case: nothing to order */
+		e->count = 0;
+		e->head = (head + 1) % FA_BATCH_MAX;
+		return process(e, &b[head]);
+	}
 	for (i = 0; i < n; i++) {
 		/* Insertion sort: the batch is short and usually sorted. */
-		k = (u16)i;
-		for (j = i; j > 0 && e->batch[order[j - 1]].cpu > e->batch[k].cpu; j--)
+		u16 k = (u16)((head + i) % FA_BATCH_MAX);
+
+		for (j = i; j > 0 && b[order[j - 1]].cpu > b[k].cpu; j--)
 			order[j] = order[j - 1];
 		order[j] = k;
 	}
-	e->nbatch = 0;
+	e->count = 0;
+	e->head = (head + n) % FA_BATCH_MAX;
 	for (i = 0; i < n; i++)
-		if (process(e, &e->batch[order[i]]))
+		if (process(e, &b[order[i]]))
 			return -1;
 	return 0;
 }
 
-int fa_engine_feed(struct fa_engine *e, const struct fa_event *ev)
+struct fa_event *fa_engine_slot(struct fa_engine *e)
 {
-	struct fa_event *slot;
-	u64 ts = ev->ts;
+	if (e->count == FA_BATCH_MAX && flush(e)) {
+		e->failed = true;
+		return NULL;
+	}
+	return &e->batch[(e->head + e->count) % FA_BATCH_MAX];
+}
+
+int fa_engine_push(struct fa_engine *e)
+{
+	struct fa_event *ev = &e->batch[(e->head + e->count) % FA_BATCH_MAX];
+	u64 bts;
 
 	if (e->failed || e->finished)
 		return -1;
 	if (!e->started) {
 		e->started = true;
-		e->now = ts;
-		e->seg.t_start = ts;
-		e->total.t_start = ts;
-		fa_series_start(e, ts);
+		e->now = ev->ts;
+		e->seg.t_start = ev->ts;
+		e->total.t_start = ev->ts;
+		fa_series_start(e, ev->ts);
 	}
-	if (e->nbatch && ts > e->batch[0].ts) {
-		if (flush(e))
-			goto fail;
-	}
-	/* Time never runs backwards: an old record happens now. */
-	if (e->nbatch && ts < e->batch[0].ts) {
-		ts = e->batch[0].ts;
+	if (e->count) {
+		bts = e->batch[e->head].ts;
+		if (ev->ts > bts) {
+			/* ev stays where it is: the next batch starts with it */
+			if (flush(e))
+				goto fail;
+		} else if (ev->ts < bts) {
+			/* Time never runs backwards: an old record happens now. */
+			ev->ts = bts;
+			e->seg.late++;
+		}
+	} else if (ev->ts < e->now) {
+		ev->ts = e->now;
 		e->seg.late++;
-	} else if (!e->nbatch && ts < e->now) {
-		ts = e->now;
-		e->seg.late++;
 	}
-	if (e->nbatch == FA_BATCH_MAX && flush(e))
-		goto fail;
-	slot = &e->batch[e->nbatch++];
-	*slot = *ev;
-	slot->ts = ts;
+	e->count++;
 	return 0;
 fail:
 	e->failed = true;
 	return -1;
+}
+
+int fa_engine_feed(struct fa_engine *e, const struct fa_event *ev)
+{
+	struct fa_event *slot;
+
+	if (e->failed || e->finished)
+		return -1;
+	slot = fa_engine_slot(e);
+	if (!slot)
+		return -1;
+	*slot = *ev;
+	return fa_engine_push(e);
 }
 
 int fa_engine_finish(struct fa_engine *e)

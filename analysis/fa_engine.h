@@ -53,6 +53,14 @@ void fa_engine_free(struct fa_engine *e);
 int fa_engine_feed(struct fa_engine *e, const struct fa_event *ev);
 
 /*
+ * The same without a copy: fill the event fa_engine_slot() returns (NULL:
+ * out of memory), then fa_engine_push() it.  Fields not filled keep
+ * whatever an earlier record left there.
+ */
+struct fa_event *fa_engine_slot(struct fa_engine *e);
+int fa_engine_push(struct fa_engine *e);
+
+/*
  * Ends the trace at the last record: closes the open segment (calling
  * on_segment) and the last bin.  Returns 0 or -1 (out of memory).
  */

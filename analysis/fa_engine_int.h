@@ -8,7 +8,8 @@
 #include "fa_engine.h"
 
 /*
- * Records with one timestamp held back to be ordered by CPU.  More than
+ * Records with one timestamp held back to be ordered by CPU, in a ring
+ * that the reader decodes into directly (fa_engine_slot()).  More than
  * this many at one timestamp are processed in chunks (ordered per chunk).
  */
 #define FA_BATCH_MAX 256
@@ -39,7 +40,7 @@ struct fa_engine {
 	bool started, finished, failed;
 	u64 now;		/* timestamp of the last processed record */
 
-	u32 nbatch;
+	u32 head, count;	/* held records: batch[head .. head+count) mod MAX */
 	struct fa_event batch[FA_BATCH_MAX];
 
 	struct fa_series series;

@@ -54,6 +54,19 @@ s64 fa_tgtab_find(const struct fa_tgtab *t, u64 id)
 	return t->slot[s] ? (s64)t->slot[s] - 1 : -1;
 }
 
+/* fa_tgtab_find(), trying the last group found first. */
+static s64 find_cached(struct fa_tgtab *t, u64 id)
+{
+	s64 i;
+
+	if (t->last < t->n && t->tg[t->last].id == id)
+		return t->last;
+	i = fa_tgtab_find(t, id);
+	if (i >= 0)
+		t->last = (u32)i;
+	return i;
+}
+
 static int rehash(struct fa_tgtab *t, u32 nslots)
 {
 	u32 *old = t->slot, i;
@@ -72,7 +85,7 @@ static int rehash(struct fa_tgtab *t, u32 nslots)
 
 s64 fa_tgtab_get(struct fa_tgtab *t, u64 id)
 {
-	s64 idx = fa_tgtab_find(t, id);
+	s64 idx = find_cached(t, id);
 	struct fa_tg *g;
 	u32 s;
 

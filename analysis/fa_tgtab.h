@@ -45,6 +45,7 @@ struct fa_tgtab {
 	struct fa_tg *tg;
 	u32 nslots;		/* power of two */
 	u32 *slot;		/* dense index + 1, 0 = empty */
+	u32 last;		/* last index found: records of a group come in runs */
 };
 
 void fa_tgtab_init(struct fa_tgtab *t);

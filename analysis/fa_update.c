@@ -111,7 +111,10 @@ int fa_on_tg_update(struct fa_engine *e, const struct fa_event *ev)
 		return 0;
 	}
 	i = fa_tgtab_get(&e->tgtab, u->tg);
-	if (i < 0 || fa_seg_reserve(s, (u32)i + 1, (u32)ev->cpu + 1))
+	if (i < 0)
+		return -1;
+	if (((u32)i >= s->nr_tgs || (u32)ev->cpu >= s->nr_cpus) &&
+	    fa_seg_reserve(s, (u32)i + 1, (u32)ev->cpu + 1))
 		return -1;
 	g = &e->tgtab.tg[i];
 	c = fa_tg_cfs(g, (u32)u->cfs_cpu);

@@ -22,7 +22,6 @@ struct fl_reader {
 	struct fl_decoder dec;
 	struct fl_read_info info;
 	struct fa_engine *e;
-	struct fa_event ev;		/* reused for every record */
 	bool engine_failed;
 	bool abandoned;			/* h left inconsistent: never close it */
 	bool looped;			/* more records than the data holds */
@@ -284,6 +283,7 @@ const struct fl_read_info *fl_reader_info(const struct fl_reader *r)
 
 static int record(struct fl_reader *r, struct tep_record *rec)
 {
+	struct fa_event *ev;
 	int got;
 
 	if (++r->info.records > r->max_records) {
@@ -294,7 +294,13 @@ static int record(struct fl_reader *r, struct tep_record *rec)
 		r->info.lost_events += (u64)rec->missed_events;
 	else if (rec->missed_events < 0)
 		r->info.lost_unknown++;
-	got = fl_decode(&r->dec, rec, &r->ev);
+	/* Decoded straight into the engine's queue: no copy, no allocation. */
+	ev = fa_engine_slot(r->e);
+	if (!ev) {
+		r->engine_failed = true;
+		return -1;
+	}
+	got = fl_decode(&r->dec, rec, ev);
 	if (got < 0) {
 		r->info.short_records++;
 		return 0;
@@ -304,7 +310,7 @@ static int record(struct fl_reader *r, struct tep_record *rec)
 	if (!r->info.fairlab_records++)
 		r->info.first_ts = rec->ts;
 	r->info.last_ts = rec->ts;
-	if (fa_engine_feed(r->e, &r->ev)) {
+	if (fa_engine_push(r->e)) {
 		r->engine_failed = true;
 		return -1;
 	}

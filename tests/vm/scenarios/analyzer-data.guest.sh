@@ -23,10 +23,28 @@
 #   FL_DATA_PAUSE=1    stop the recorder during the first workload: with a
 #                      tiny FL_TRACE_BUF_KB and FL_ALLOW_LOST=1
 #                      (tests/vm/README.md) the recording loses events
+#   FL_DATA_GROUPS=N   N more cgroups a/gI, each running hackbench too:
+#   FL_DATA_DEPTH=D    ... in a chain of D more levels below a/gI (a
+#                      wakeup attempts an update at every level), so that
+#                      update attempts grow with groups x depth x CPUs (the
+#                      analyzer benchmark's millions of records)
 . "$FL_LIB"
 : "${FL_DATA_SECS:=1}"
 : "${FL_DATA_CLOCK:=mono}"
 : "${FL_DATA_PAUSE:=0}"
+: "${FL_DATA_GROUPS:=0}"
+: "${FL_DATA_DEPTH:=0}"
+
+# leaf I: the cgroup (path below /sys/fs/cgroup) of extra group I
+leaf() {
+	_p=a/g$1
+	_d=0
+	while [ "$_d" -lt "$FL_DATA_DEPTH" ]; do
+		_p=$_p/n$_d
+		_d=$((_d + 1))
+	done
+	echo "$_p"
+}
 CG=/sys/fs/cgroup
 P=/sys/module/fairlab/parameters
 
@@ -56,7 +74,14 @@ workload() {
 	_w2=$!
 	setsid sh /tmp/loop.sh "$1" /bin/true &
 	_w3=$!
-	wait $_w1 $_w2 $_w3
+	_ws=
+	_i=1
+	while [ "$_i" -le "$FL_DATA_GROUPS" ]; do
+		cg_run "$(leaf $_i)" sh /tmp/loop.sh "$1" hackbench -g 1 -f 2 -l 100 &
+		_ws="$_ws $!"
+		_i=$((_i + 1))
+	done
+	wait $_w1 $_w2 $_w3 $_ws
 }
 
 # trace-cmd stores /proc/kallsyms in the file (megabytes); the fairlab
@@ -77,6 +102,18 @@ record_stop plain
 load_mod fairlab_trace || exit 1
 mkdir -p $CG/a && echo +cpu >$CG/a/cgroup.subtree_control &&
 	mkdir -p $CG/a/b $CG/a/c || die "cannot build the cgroup tree"
+i=1
+while [ "$i" -le "$FL_DATA_GROUPS" ]; do
+	# every level but the leaf delegates the cpu controller
+	p=a/g$i
+	mkdir -p "$CG/$p" || die "cannot create cgroup $p"
+	for n in $(leaf $i | cut -d/ -f3- | tr / ' '); do
+		echo +cpu >"$CG/$p/cgroup.subtree_control" &&
+			mkdir -p "$CG/$p/$n" || die "cannot create cgroup $p/$n"
+		p=$p/$n
+	done
+	i=$((i + 1))
+done
 
 # the last -C wins over record_start's -C mono
 record_start analyzer -C "$FL_DATA_CLOCK" -e fairlab

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench-analyzer: speed and memory of `fairlab report` on a large real
+# recording (a benchmark, not a test: it reports, it does not judge).
+#
+#  1. Records, once, a large trace in the VM: the analyzer-data scenario
+#     with 16 more busy cgroups 5 levels deep, FL_BENCH_SECS (default 400)
+#     per policy, 4 vCPUs (under TCG, about 5000 records per second of
+#     guest time: the run takes some 20 minutes).  Kept in
+#     build/bench/analyzer-big/ and reused; --rerecord records it again.
+#     It must hold at least 5 M fairlab records.
+#  2. Times `fairlab report` (events/s; best of 3) and
+#     `trace-cmd report -i FILE >/dev/null` on the same file, as recorded
+#     (trace.dat v7, zstd) and converted to v6 uncompressed.
+#  3. Peak RSS (/usr/bin/time -v) of `fairlab report` on the whole
+#     recording and on its first half (trace-cmd split): the engine keeps
+#     no per-record state, so it should not grow with the trace length.
+#
+#   tests/bench/bench-analyzer.sh [--rerecord]
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top"
+fl=$top/build/fairlab
+out=$top/build/bench/analyzer-big
+big=$out/analyzer.dat
+secs=${FL_BENCH_SECS:-400}
+min_events=5000000
+
+die() { echo "bench-analyzer: error: $*" >&2; exit 1; }
+[ -x "$fl" ] || die "$fl not built (make)"
+[ -x /usr/bin/time ] || die "/usr/bin/time missing (apt-get install time)"
+command -v trace-cmd >/dev/null || die "trace-cmd missing"
+
+# fairlab_records FILE: fairlab records in FILE, from the analyzer itself
+fairlab_records() {
+	"$fl" report --json "$1" 2>/dev/null |
+		awk -F': ' '/"fairlab_n"/ { gsub(/,/, "", $2); print $2; exit }'
+}
+
+if [ "${1:-}" = --rerecord ] || [ ! -s "$big" ]; then
+	echo "bench-analyzer: recording ${secs}s x 3 policies at 4 vCPUs in the VM (several minutes)"
+	rm -rf "$out"
+	tests/vm/run-scenario.sh --smp 4 --mem 4096 --timeout $((secs * 3 * 4 + 600)) \
+		--out "$out" --append "FL_DATA_SECS=$secs FL_DATA_GROUPS=16 FL_DATA_DEPTH=4 FL_TRACE_BUF_KB=65536 FL_ALLOW_LOST=1" \
+		tests/vm/scenarios/analyzer-data.guest.sh >"$top/build/bench/analyzer-big.log" 2>&1 ||
+		die "the VM run failed: build/bench/analyzer-big.log"
+fi
+n=$(fairlab_records "$big")
+[ "${n:-0}" -ge $min_events ] ||
+	die "$big holds ${n:-0} fairlab records, fewer than $min_events: raise FL_BENCH_SECS and --rerecord"
+
+# The other flavour, and the first half (in records) of the recording.
+v6=$out/analyzer.v6.dat
+half=$out/half.dat
+[ -s "$v6" ] || trace-cmd convert --file-version 6 -i "$big" -o "$v6" >/dev/null 2>&1 ||
+	die "trace-cmd convert failed"
+if [ ! -s "$half" ]; then
+	all=$("$fl" report --json "$big" 2>/dev/null |
+		awk -F': ' '/"all_n"/ { gsub(/,/, "", $2); print $2; exit }')
+	(cd "$out" && trace-cmd split -i "$big" -o half.dat -e $((all / 2 + 1)) >/dev/null 2>&1) ||
+		die "trace-cmd split failed"
+	mv "$out/half.dat.1" "$half"
+	rm -f "$out"/half.dat.[0-9]*
+fi
+nhalf=$(fairlab_records "$half")
+
+# seconds CMD...: wall-clock seconds of CMD (stdout discarded)
+seconds() {
+	local t0 t1
+	t0=$(date +%s.%N)
+	"$@" >/dev/null 2>&1
+	t1=$(date +%s.%N)
+	echo "$t1 - $t0" | bc -l
+}
+# best3 CMD...: the fastest of 3 runs
+best3() {
+	local a b c
+	a=$(seconds "$@"); b=$(seconds "$@"); c=$(seconds "$@")
+	printf '%s\n%s\n%s\n' "$a" "$b" "$c" | sort -g | head -1
+}
+# peak_rss_kb CMD...: maximum resident set size of CMD, in KB
+peak_rss_kb() {
+	/usr/bin/time -v "$@" 2>&1 >/dev/null | awk -F': ' '/Maximum resident set size/ { print $2 }'
+}
+
+printf 'recording: %s (%s MB, trace.dat v7 zstd), %d fairlab records\n' \
+	"${big#$top/}" "$(($(stat -c %s "$big") / 1048576))" "$n"
+for f in "$big" "$v6"; do
+	label=$([ "$f" = "$big" ] && echo "v7 zstd" || echo "v6 uncompressed")
+	tf=$(best3 "$fl" report "$f")
+	tt=$(seconds trace-cmd report -i "$f")
+	printf '%-16s fairlab report %7.2f s = %6.2f M events/s;  trace-cmd report %7.2f s;  ratio %5.1fx\n' \
+		"$label:" "$tf" "$(echo "$n / $tf / 1000000" | bc -l)" "$tt" "$(echo "$tt / $tf" | bc -l)"
+done
+rss_all=$(peak_rss_kb "$fl" report "$big")
+rss_half=$(peak_rss_kb "$fl" report "$half")
+printf 'peak RSS of fairlab report: %.1f MB for %d records, %.1f MB for %d records (first half)\n' \
+	"$(echo "$rss_all / 1024" | bc -l)" "$n" "$(echo "$rss_half / 1024" | bc -l)" "$nhalf"

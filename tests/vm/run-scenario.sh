@@ -94,8 +94,12 @@ fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fairlab-vm.XXXXXX")
 qpid=
+wdpid=
+monpid=
 cleanup() {
 	[ -z "$qpid" ] || kill "$qpid" 2>/dev/null || true
+	[ -z "$wdpid" ] || kill "$wdpid" 2>/dev/null || true
+	[ -z "$monpid" ] || kill "$monpid" 2>/dev/null || true
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -288,10 +292,35 @@ fi
 # the guest's own scenario limit leaves time to stop, dump and power off
 gtmo=$(( tmo - 10 - tmo / 10 )); [ $gtmo -ge 1 ] || gtmo=1
 case " $append " in *" FL_GUEST_TIMEOUT="*) gtmo= ;; esac
-cmdline="console=ttyS0 quiet loglevel=5 printk.time=1 panic=-1 oops=panic rcupdate.rcu_expedited=1 FL_SCENARIO=/scenario/$(basename "$scenario")${gtmo:+ FL_GUEST_TIMEOUT=$gtmo}${append}"
+# unknown_nmi_panic + panic_print=64: when the host finds the guest hung it
+# injects an NMI, and the panic prints every CPU's backtrace (see below).
+cmdline="console=ttyS0 quiet loglevel=5 printk.time=1 panic=-1 oops=panic rcupdate.rcu_expedited=1 unknown_nmi_panic=1 panic_print=64 FL_SCENARIO=/scenario/$(basename "$scenario")${gtmo:+ FL_GUEST_TIMEOUT=$gtmo}${append}"
 qargs+=(-kernel "$vmlinuz" -initrd "$initrd" -append "$cmdline"
 	-nographic -no-reboot -nic none
-	-drive "file=$disk,format=raw,if=virtio")
+	-drive "file=$disk,format=raw,if=virtio"
+	-monitor "pipe:$tmp/mon")
+# The QEMU monitor, for the hang watchdog: FIFOs opened read-write, so
+# neither side blocks; its output is drained into monitor.log.
+mkfifo "$tmp/mon.in" "$tmp/mon.out"
+exec 9<>"$tmp/mon.in"
+cat "$tmp/mon.out" >"$tmp/monitor.log" 2>/dev/null &
+monpid=$!
+
+# watchdog QEMU_PID: at --timeout, a guest that is still running is taken
+# as hung: inject an NMI (the guest panics and prints all CPUs' backtraces,
+# which is what a silent hang with interrupts off otherwise never shows),
+# give it 15 s to print, then quit QEMU.
+watchdog() {
+	sleep "$tmo" & wait $!
+	kill -0 "$1" 2>/dev/null || return 0
+	: >"$tmp/hung"
+	echo nmi >&9
+	for _ in $(seq 1 30); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.5
+	done
+	echo quit >&9
+}
 
 echo "# $sname: smp=$smp numa=$numa mem=${mem}M modules=$nko timeout=${tmo}s" >&2
 t0=$(date +%s.%N)
@@ -299,15 +328,19 @@ t0=$(date +%s.%N)
 # in its own process group and passes a TERM on to QEMU)
 set +e
 if [ "$verbose" = 1 ]; then
-	timeout -k 5 "$tmo" qemu-system-x86_64 "${qargs[@]}" </dev/null >"$console" 2>&1 &
+	timeout -k 5 "$((tmo + 25))" qemu-system-x86_64 "${qargs[@]}" </dev/null >"$console" 2>&1 &
 	qpid=$!
+	watchdog $qpid &
+	wdpid=$!
 	tail -F -s 0.2 --pid=$qpid "$console" >&2 2>/dev/null &
 	wait $qpid
 	qrc=$?
 	sleep 0.3
 else
-	timeout -k 5 "$tmo" qemu-system-x86_64 "${qargs[@]}" </dev/null >"$console" 2>&1 &
+	timeout -k 5 "$((tmo + 25))" qemu-system-x86_64 "${qargs[@]}" </dev/null >"$console" 2>&1 &
 	qpid=$!
+	watchdog $qpid &
+	wdpid=$!
 	wait $qpid
 	qrc=$?
 fi
@@ -341,8 +374,10 @@ if [ -z "$kline" ] && [ -f "$out/dmesg.txt" ]; then
 fi
 [ -z "$kline" ] || reasons+=("kernel: ${kline:0:160}")
 
-if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
-	reasons+=("timeout: QEMU killed after ${tmo}s")
+kill "$wdpid" "$monpid" 2>/dev/null || true
+exec 9>&-
+if [ -e "$tmp/hung" ] || [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+	reasons+=("timeout: guest still running after ${tmo}s (NMI sent: any backtraces are in console.log)")
 elif [ "$qrc" != 0 ]; then
 	reasons+=("qemu exited $qrc: $(grep -a qemu-system "$con" | head -1)")
 fi

@@ -50,8 +50,9 @@ void fl_tg_update(struct cfs_rq *cfs_rq, unsigned int site)
 		/* 6.7's rate limit reads sched_clock_cpu() too. */
 		now = sched_clock_cpu(cpu);
 		last = fl_pubtime_find(cfs_rq, cpu, true);
-		if (*last && now >= *last)
-			in.since_ns = now - *last;
+		/* 0 = never published; a clock behind the stamp is 0 ns since */
+		if (*last)
+			in.since_ns = now > *last ? now - *last : 0;
 	}
 
 	written = fl_tg_decide(&pol, &in);
@@ -81,12 +82,14 @@ void fl_resync_all(void)
 	struct fl_tg_policy pol = fl_tg_policy_get();
 	struct task_group *tg;
 	struct rq_flags rf;
+	u64 now, *last;
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
 		struct rq *rq = cpu_rq(cpu);
 
 		rq_lock_irqsave(rq, &rf);
+		now = sched_clock_cpu(cpu);
 		rcu_read_lock();
 		list_for_each_entry_rcu(tg, fl_vm.task_groups, list) {
 			struct cfs_rq *cfs_rq;
@@ -103,6 +106,9 @@ void fl_resync_all(void)
 				continue;
 			atomic_long_add(delta, &tg->load_avg);
 			cfs_rq->tg_load_avg_contrib = load;
+			/* a publish like any other: ratelimit counts from it */
+			last = fl_pubtime_find(cfs_rq, cpu, true);
+			*last = now ? now : 1;
 			fl_stats_tg(FL_SITE_RESYNC, pol.id, true);
 			if (trace_tg_update_enabled())
 				trace_tg_update(fl_tg_id(tg), cpu, load, contrib,

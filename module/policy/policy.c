@@ -60,11 +60,12 @@ const struct fl_tg_policy_desc fl_tg_policy_descs[FL_TG_NR_POLICIES] = {
 
 u32 fl_ilog2(u32 v)
 {
-	u32 r = 0;
+	return v ? 31 - (u32)__builtin_clz(v) : 0;
+}
 
-	while (v >>= 1)		/* at most 31 iterations */
-		r++;
-	return r;
+static u64 fl_nonzero(u32 v)
+{
+	return v ? v : 1;
 }
 
 static u64 fl_abs64(s64 v)
@@ -72,26 +73,31 @@ static u64 fl_abs64(s64 v)
 	return v < 0 ? -(u64)v : (u64)v;
 }
 
+/*
+ * The rules are stated as in the kernel, "|delta| > contrib / N", but
+ * computed without dividing: for integers a, c >= 0 and N > 0,
+ * a > floor(c / N)  <=>  a * N > c.  (Operands stay far below 2^64: load
+ * sums are < 2^44, multipliers < 2^23.)  This keeps a decision within
+ * a few instructions (tests/bench/bench-module.sh measures them).
+ */
 bool fl_tg_decide(const struct fl_tg_policy *p, const struct fl_tg_input *in)
 {
 	u64 ad = fl_abs64(in->delta);
-	bool forced = FL_SITE_IS_FORCED(in->site);
-	u64 div, allowed;
 
 	switch (p->id) {
 	case FL_TG_STOCK:
-		return ad > in->contrib / 64;
+		return ad * 64 > in->contrib;
 	case FL_TG_FORCE:
 		return true;
 	case FL_TG_NONZERO:
 		return ad != 0;
 	case FL_TG_RELATIVE:
-		return ad > in->contrib / p->arg;
+		return ad * p->arg > in->contrib;
 	case FL_TG_TURNER1:
-		return ad > in->contrib / (8 * (1 + forced));
+		return ad * (FL_SITE_IS_FORCED(in->site) ? 16 : 8) > in->contrib;
 	case FL_TG_TURNER2:
-		div = forced ? in->nr_cpus : 8;
-		return ad > in->contrib / (div ? div : 1);
+		return ad * (FL_SITE_IS_FORCED(in->site) ?
+			     fl_nonzero(in->nr_cpus) : 8) > in->contrib;
 	case FL_TG_FIXED:
 		return ad > p->arg;
 	case FL_TG_LOG2:
@@ -100,21 +106,21 @@ bool fl_tg_decide(const struct fl_tg_policy *p, const struct fl_tg_input *in)
 		/* 6.7 (1528c661c24b): the time gate first, then stock. */
 		if (in->since_ns < (u64)p->arg * 1000)
 			return false;
-		return ad > in->contrib / 64;
+		return ad * 64 > in->contrib;
 	case FL_TG_BUDGET:
 		/*
 		 * Each of nr_cpus cfs_rqs may hold back at most its share
 		 * of E% of the group's published load, so that the sum of
 		 * what is held back, |tg->load_avg - sum(load)|, stays
-		 * within E% of tg->load_avg.
+		 * within E% of tg->load_avg:
+		 *   |delta| > tg_load_avg * E / (100 * nr_cpus)
 		 */
 		if (in->tg_load_avg <= 0)
 			return ad != 0;
-		allowed = (u64)in->tg_load_avg * p->arg /
-			  (100 * (u64)(in->nr_cpus ? in->nr_cpus : 1));
-		return ad > allowed;
+		return ad * 100 * fl_nonzero(in->nr_cpus) >
+		       (u64)in->tg_load_avg * p->arg;
 	}
-	return ad > in->contrib / 64;	/* unknown id: behave as the kernel */
+	return ad * 64 > in->contrib;	/* unknown id: behave as the kernel */
 }
 
 bool fl_idlest_decide(u32 policy, const struct fl_sg_stats *idlest,

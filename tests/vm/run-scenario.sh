@@ -322,7 +322,12 @@ monpid=$!
 # which is what a silent hang with interrupts off otherwise never shows),
 # give it 15 s to print, then quit QEMU.
 watchdog() {
-	sleep "$tmo" & wait $!
+	local s
+	sleep "$tmo" & s=$!
+	# killed when QEMU exits first: take the sleep along, since an orphan
+	# would hold our caller's pipe open until --timeout
+	trap 'kill $s 2>/dev/null; exit 0' TERM
+	wait $s
 	kill -0 "$1" 2>/dev/null || return 0
 	: >"$tmp/hung"
 	echo nmi >&9
@@ -341,7 +346,7 @@ set +e
 if [ "$verbose" = 1 ]; then
 	timeout -k 5 "$((tmo + 25))" qemu-system-x86_64 "${qargs[@]}" </dev/null >"$console" 2>&1 &
 	qpid=$!
-	watchdog $qpid &
+	watchdog $qpid </dev/null >/dev/null 2>&1 &
 	wdpid=$!
 	tail -F -s 0.2 --pid=$qpid "$console" >&2 2>/dev/null &
 	wait $qpid
@@ -350,7 +355,7 @@ if [ "$verbose" = 1 ]; then
 else
 	timeout -k 5 "$((tmo + 25))" qemu-system-x86_64 "${qargs[@]}" </dev/null >"$console" 2>&1 &
 	qpid=$!
-	watchdog $qpid &
+	watchdog $qpid </dev/null >/dev/null 2>&1 &
 	wdpid=$!
 	wait $qpid
 	qrc=$?

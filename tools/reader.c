@@ -13,8 +13,10 @@
 #include <unistd.h>
 
 #include "decode.h"
+#include "decompress.h"
 #include "reader.h"
 #include "guard.h"
+#include "trim.h"
 #include "tracecmd_private.h"
 
 struct fl_reader {
@@ -28,6 +30,8 @@ struct fl_reader {
 	int fd;				/* the file, owned by h once it exists */
 	u64 max_records;		/* more than the data can hold: a loop */
 	const char *open_error;
+	int copy_fd;
+	char copy_error[160];
 };
 
 /* The first bytes of every trace-cmd data file: 23 8 68 "tracing". */
@@ -146,25 +150,36 @@ static int open_steps(struct fl_reader *r, int fd)
 }
 
 /*
- * libtracecmd prints some diagnostics with printf ("File possibly
- * truncated"), whatever its log level: while it opens the file, its
- * stdout is our stderr, so that a report on stdout stays clean.  The
- * open is guarded too (guard.h), with a longer stall allowance: nothing
- * counts progress in it.
+ * Runs @step (open_steps or copy_step) the way libtracecmd must be run
+ * outside the record loop.  libtracecmd prints with printf, whatever its
+ * log level: diagnostics while opening ("File possibly truncated"), and
+ * while copying lines per CPU (on stderr too).  Meanwhile its stdout is
+ * our stderr, or both go to /dev/null when @quiet, so that a report on
+ * stdout stays clean.  It is
+ * guarded too (guard.h), with a longer stall allowance: nothing counts
+ * progress in it.
  */
-static int open_handle(struct fl_reader *r, int fd)
+static int guarded(struct fl_reader *r, int (*step)(struct fl_reader *, int),
+		   int fd, bool quiet)
 {
-	volatile int saved;
+	int null = quiet ? open("/dev/null", O_WRONLY | O_CLOEXEC) : -1;
+	volatile int out, err = -1;
 	int ret;
 
 	fflush(stdout);
-	saved = dup(STDOUT_FILENO);
-	if (saved >= 0)
-		dup2(STDERR_FILENO, STDOUT_FILENO);
+	fflush(stderr);
+	out = dup(STDOUT_FILENO);
+	if (out >= 0)
+		dup2(quiet && null >= 0 ? null : STDERR_FILENO, STDOUT_FILENO);
+	if (quiet && null >= 0) {
+		err = dup(STDERR_FILENO);
+		if (err >= 0)
+			dup2(null, STDERR_FILENO);
+	}
 	switch (sigsetjmp(fl_guard_env, 1)) {
 	case 0:
 		fl_guard_arm(6 * fl_guard_stall_secs());
-		ret = open_steps(r, fd);
+		ret = step(r, fd);
 		break;
 	case FL_GUARD_STALL:
 		r->open_error = "libtracecmd made no progress opening it (corrupt trace.dat)";
@@ -178,12 +193,58 @@ static int open_handle(struct fl_reader *r, int fd)
 		break;
 	}
 	fl_guard_disarm();
-	if (saved >= 0) {
-		fflush(stdout);
-		dup2(saved, STDOUT_FILENO);
-		close(saved);
+	fflush(stdout);
+	fflush(stderr);
+	if (out >= 0) {
+		dup2(out, STDOUT_FILENO);
+		close(out);
 	}
+	if (err >= 0) {
+		dup2(err, STDERR_FILENO);
+		close(err);
+	}
+	if (null >= 0)
+		close(null);
 	return ret;
+}
+
+/* The uncompressed copy's descriptor in r->copy_fd, or -1 and a reason. */
+static int copy_step(struct fl_reader *r, int fd)
+{
+	r->copy_fd = fl_decompress_copy(fd, r->info.file_version, r->copy_error,
+					sizeof(r->copy_error));
+	return r->copy_fd < 0 ? -1 : 0;
+}
+
+/*
+ * A compressed recording is read from an uncompressed temporary copy
+ * (decompress.h says why); when no copy can be made, from itself, slowly.
+ */
+static int use_uncompressed_copy(struct fl_reader *r, const char *name,
+				 char *err, size_t errlen)
+{
+	char msg[256];
+
+	if (getenv("FAIRLAB_NO_COPY") || guarded(r, copy_step, r->fd, true)) {
+		if (r->abandoned) {
+			snprintf(err, errlen, "%s: %s", name, r->open_error);
+			return -1;
+		}
+		r->info.copy_failed = !getenv("FAIRLAB_NO_COPY");
+		return 0;
+	}
+	tracecmd_close(r->h);	/* closes r->fd */
+	r->h = NULL;
+	r->fd = r->copy_fd;
+	if (guarded(r, open_steps, r->fd, false)) {
+		snprintf(err, errlen, "%s (uncompressed copy): %s", name, r->open_error);
+		return -1;
+	}
+	if (fl_decoder_init(&r->dec, tracecmd_get_tep(r->h), msg, sizeof(msg))) {
+		snprintf(err, errlen, "%s (uncompressed copy): %s", name, msg);
+		return -1;
+	}
+	return 0;
 }
 
 struct fl_reader *fl_reader_open_fd(int fd, const char *name, char *err,
@@ -208,7 +269,8 @@ struct fl_reader *fl_reader_open_fd(int fd, const char *name, char *err,
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
 	r->fd = fd;
-	if (open_handle(r, fd)) {
+	r->copy_fd = -1;
+	if (guarded(r, open_steps, fd, false)) {
 		snprintf(err, errlen, "%s: %s", name, r->open_error);
 		if (r->abandoned)
 			close(fd);
@@ -249,6 +311,8 @@ struct fl_reader *fl_reader_open_fd(int fd, const char *name, char *err,
 	r->info.overruns = parse_overruns(tracecmd_get_cpustats(r->h));
 	for (t = 0; t < FA_EV_NR_TYPES; t++)
 		r->info.has_event[t] = r->dec.id[t] >= 0;
+	if (r->info.compression[0] && use_uncompressed_copy(r, name, err, errlen))
+		goto fail;
 	/*
 	 * A record takes at least 12 bytes of ring buffer (4 of header, 8
 	 * of common fields); 8 leaves a margin.  A corrupt page can make
@@ -290,6 +354,8 @@ static int record(struct fl_reader *r, struct tep_record *rec)
 		r->looped = true;
 		return -1;
 	}
+	if (!(r->info.records % FL_TRIM_RECORDS))
+		fl_trim_file(r->fd);
 	if (rec->missed_events > 0)
 		r->info.lost_events += (u64)rec->missed_events;
 	else if (rec->missed_events < 0)
@@ -412,6 +478,10 @@ void fl_read_warnings(const struct fl_read_info *in,
 		snprintf(msg, sizeof(msg), "trace clock '%s' does not count nanoseconds: rates per second are wrong",
 			 in->clock);
 		emit(msg, arg);
+	}
+	if (in->copy_failed) {
+		emit("no uncompressed copy could be made in $TMPDIR: the compressed data is read in place, which libtracecmd 1.3 does slowly and with memory growing with the recording",
+		     arg);
 	}
 	if (in->short_records) {
 		snprintf(msg, sizeof(msg), "%llu fairlab records shorter than their format were skipped (corrupt data)",

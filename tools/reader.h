@@ -24,6 +24,7 @@ struct fl_read_info {
 	int nr_cpus;
 	int parse_failures;		/* event formats libtraceevent could not parse */
 	bool has_event[FA_EV_NR_TYPES];
+	bool copy_failed;		/* compressed, read in place (slowly) */
 
 	/* Filled by fl_reader_run(). */
 	u64 records;			/* every record in the file */

@@ -27,4 +27,13 @@ struct tracecmd_input *tracecmd_alloc_fd(int fd, int flags);
 int tracecmd_read_headers(struct tracecmd_input *handle, int state);
 int tracecmd_get_parsing_failures(struct tracecmd_input *handle);
 
+/* Copying a file (trace-cmd convert): state TRACECMD_FILE_CPU_FLYRECORD
+ * of enum tracecmd_file_states copies headers, options and CPU data. */
+#define TRACECMD_FILE_CPU_FLYRECORD_STATE 11
+struct tracecmd_output;
+struct tracecmd_output *tracecmd_copy(struct tracecmd_input *ihandle, const char *file,
+				      int state, int file_version,
+				      const char *compression);
+void tracecmd_output_close(struct tracecmd_output *handle);
+
 #endif /* FL_TRACECMD_PRIVATE_H */

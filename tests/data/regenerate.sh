@@ -12,8 +12,9 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 scenario=tests/vm/scenarios/analyzer-data.guest.sh
 
-# 4 vCPUs on 2 NUMA nodes, trace clock mono: the reference recording.
-tests/vm/run-scenario.sh --smp 4 --numa --out build/vm/analyzer-data-numa "$scenario"
+# 8 vCPUs on 2 NUMA nodes, trace clock mono: the reference recording (at
+# 8 CPUs, find_idlest_group() compares groups: real pick_idlest verdicts).
+tests/vm/run-scenario.sh --smp 8 --numa --out build/vm/analyzer-data-numa "$scenario"
 cp build/vm/analyzer-data-numa/analyzer.dat tests/data/analyzer-numa.dat
 # recorded before fairlab_trace.ko was loaded: no fairlab event formats
 cp build/vm/analyzer-data-numa/plain.dat tests/data/sched-only.dat

@@ -61,6 +61,7 @@ struct plot_file {
 	char stem[64];
 	FILE *series, *segments;
 	struct fa_engine *e;	/* its whole-trace t_start is the first record */
+	char last_tg[48];	/* tg policy of the previous segment */
 	struct pareto_pt *pts;	/* shared list */
 	int *npts, *cappts;
 	bool oom;
@@ -137,9 +138,12 @@ static void on_segment(const struct fa_segment *s, void *arg)
 	p->switches_per_s = fa_segment_rate(s, s->switches);
 	p->err_mean = fa_err_mean_abs(&s->err);
 	p->err_p99 = (double)fa_err_p_abs(&s->err, 0.99);
-	fprintf(pf->segments, "%.6f\t%s\n",
+	/* A mark names the tg policy, or the idlest one when only that changed. */
+	fprintf(pf->segments, "%.6f\t%s%s\n",
 		(double)(s->t_start - fa_engine_total(pf->e)->t_start) / 1e9,
-		p->tg_policy);
+		!strcmp(pf->last_tg, p->tg_policy) ? "idlest " : "",
+		!strcmp(pf->last_tg, p->tg_policy) ? p->idlest_policy : p->tg_policy);
+	snprintf(pf->last_tg, sizeof(pf->last_tg), "%s", p->tg_policy);
 }
 
 static FILE *open_out(const char *dir, const char *stem, const char *suffix)
@@ -158,7 +162,8 @@ static FILE *open_out(const char *dir, const char *stem, const char *suffix)
 static void script_series(FILE *gp, const char *stem)
 {
 	static const char *const term[2][2] = {
-		{ "pngcairo size 1100,500", "png" }, { "svg size 1100,500", "svg" },
+		{ "pngcairo size 1100,500 noenhanced", "png" },
+		{ "svg size 1100,500 noenhanced", "svg" },
 	};
 	int t;
 
@@ -202,11 +207,12 @@ static void script_pareto(FILE *gp, const struct pareto_pt *pts, int n)
 			"set title 'error against tg->load_avg writes, one point per policy segment'\n"
 			"set xlabel 'writes (1/s)'\n"
 			"set ylabel 'time-weighted mean |E| per group (load)'\n"
+			"set offsets 0, graph 0.3, graph 0.05, 0\n"
 			"%s\n%s\n"
 			"plot 'pareto.tsv' using 5:6 with points pt 7 ps 1.2 notitle, \\\n"
-			"     '' using 5:6:3 with labels offset char 1,1 left notitle\n"
-			"unset logscale\n",
-			t ? "svg size 900,700" : "pngcairo size 900,700",
+			"     '' using 5:6:9 with labels offset char 1,1 left font ',9' notitle\n"
+			"unset logscale; set offsets 0, 0, 0, 0\n",
+			t ? "svg size 900,700 noenhanced" : "pngcairo size 900,700 noenhanced",
 			t ? "svg" : "png",
 			logx ? "set logscale x" : "unset logscale x",
 			logy ? "set logscale y" : "unset logscale y");
@@ -228,8 +234,9 @@ static void script_marks(FILE *gp, const char *dir, const char *stem)
 		if (i++)
 			fprintf(gp, "set arrow from %.6f, graph 0 to %.6f, graph 1 nohead dt 2\n",
 				t, t);
-		fprintf(gp, "set label '%s' at %.6f, graph 0.97 offset char 0.5,0 font ',9'\n",
-			label, t);
+		/* staggered: switches close in time would overprint */
+		fprintf(gp, "set label '%s' at %.6f, graph %.2f offset char 0.5,0 font ',9'\n",
+			label, t, 0.97 - 0.05 * ((i - 1) % 3));
 	}
 	if (f)
 		fclose(f);
@@ -265,12 +272,13 @@ static int write_pareto(const char *dir, const struct pareto_pt *pts, int n)
 
 	if (!f)
 		return -1;
-	fprintf(f, "# file\tsegment\ttg_policy\tidlest_policy\twrites_per_s\terr_mean_load\terr_p99_load\tswitches_per_s\n");
+	fprintf(f, "# file\tsegment\ttg_policy\tidlest_policy\twrites_per_s\terr_mean_load\terr_p99_load\tswitches_per_s\tlabel\n");
 	for (i = 0; i < n; i++)
-		fprintf(f, "%s\t%d\t%s\t%s\t%.6g\t%.6g\t%.6g\t%.6g\n", pts[i].stem,
+		fprintf(f, "%s\t%d\t%s\t%s\t%.6g\t%.6g\t%.6g\t%.6g\t%s (%s #%d)\n", pts[i].stem,
 			pts[i].segment, pts[i].tg_policy, pts[i].idlest_policy,
 			pts[i].writes_per_s, pts[i].err_mean, pts[i].err_p99,
-			pts[i].switches_per_s);
+			pts[i].switches_per_s, pts[i].tg_policy, pts[i].stem,
+			pts[i].segment);
 	return fclose(f) ? -1 : 0;
 }
 

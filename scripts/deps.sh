@@ -15,8 +15,9 @@ cache=${FAIRLAB_CACHE:-$top/.cache}
 stamp=$cache/deps-$KPKGVER.done
 
 PKGS=(linux-headers-$KREL qemu-system-x86 busybox-static trace-cmd
-      libtracecmd-dev libtraceevent-dev rt-tests stress-ng kmod gnuplot-nox
-      cpio gzip pkg-config gcc make libclang-rt-14-dev clang valgrind)
+      libtracecmd-dev libtraceevent-dev libtracefs-dev rt-tests stress-ng kmod gnuplot-nox
+      cpio gzip pkg-config gcc make binutils file time bc libclang-rt-14-dev
+      clang valgrind)
 
 say() { printf 'deps: %s\n' "$*" >&2; }
 die() { printf 'deps: error: %s\n' "$*" >&2; exit 1; }

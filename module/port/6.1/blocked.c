@@ -200,7 +200,7 @@ static inline void fl_update_blocked_load_status(struct rq *rq, bool has_blocked
  * returning 0 and arch_scale_thermal_pressure() is 0 on x86: the only
  * effect left of their line is the clock assertion of rq_clock_thermal(),
  * kept as rq_clock_task() (same assertion; the shift by the unexported
- * sched_thermal_decay_shift only fed the stub).
+ * sched_thermal_decay_shift only fed the no-op version).
  */
 static inline bool fl___update_blocked_others(struct rq *rq, bool *done)
 {

@@ -13,22 +13,6 @@
 LP=$FL_LIVEPATCH/fairlab
 CG=/sys/fs/cgroup
 
-audit_exact() {
-	if ! cat /sys/kernel/fairlab/audit >/tmp/audit.txt 2>/tmp/audit.err; then
-		not_ok "$1" "audit read failed: $(cat /tmp/audit.err)"
-		return 1
-	fi
-	_r=$(awk '!/^#/ { n++; if ($2 != $3) { bad++; if (!m) m = $0 } }
-		END { printf "%d %d %s", n, bad, m }' /tmp/audit.txt)
-	set -- "$1" $_r
-	if [ "$3" = 0 ] && [ "$2" -gt 0 ]; then
-		ok "$1 ($2 groups)"
-	else
-		_n=$1; shift 3
-		not_ok "$_n" "$2 of $1 groups differ, first: $*"
-	fi
-}
-
 cat >/tmp/loop.sh <<'EOF'
 end=$(( $(date +%s) + $1 )); shift
 while [ "$(date +%s)" -lt $end ]; do "$@" >/dev/null 2>&1; done
@@ -56,7 +40,7 @@ load_lp fairlab || exit 1
 # 1. schedstats on
 check "schedstats on" sh -c 'echo 1 > /proc/sys/kernel/sched_schedstats'
 work 3; wait
-audit_exact "audit exact with schedstats"
+assert_audit_exact "audit exact with schedstats"
 w=$(awk '{ s += $2 } END { print s + 0 }' /proc/schedstat 2>/dev/null)
 log "schedstat run_delay sum: $w"
 check "schedstats off" sh -c 'echo 0 > /proc/sys/kernel/sched_schedstats'
@@ -87,10 +71,10 @@ sleep 1
 disable_lp fairlab
 unload_mod fairlab
 load_lp fairlab tg_policy=force || exit 1
-audit_exact "audit exact after re-patch under load"
+assert_audit_exact "audit exact after re-patch under load"
 sleep 1
 wait
-audit_exact "audit exact after the workload"
+assert_audit_exact "audit exact after the workload"
 disable_lp fairlab
 unload_mod fairlab
 unload_mod fairlab_trace

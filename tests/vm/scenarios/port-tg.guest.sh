@@ -20,23 +20,6 @@ dequeue_task_fair set_next_entity task_tick_fair propagate_entity_cfs_rq
 attach_entity_cfs_rq detach_task_cfs_rq update_blocked_averages
 __sched_group_set_shares"
 
-# audit_exact NAME: every group's tg_load_avg equals its sum of contribs.
-audit_exact() {
-	if ! cat /sys/kernel/fairlab/audit >/tmp/audit.txt 2>/tmp/audit.err; then
-		not_ok "$1" "audit read failed: $(cat /tmp/audit.err)"
-		return 1
-	fi
-	_r=$(awk '!/^#/ { n++; if ($2 != $3) { bad++; if (!m) m = $0 } }
-		END { printf "%d %d %s", n, bad, m }' /tmp/audit.txt)
-	set -- "$1" $_r
-	if [ "$3" = 0 ] && [ "$2" -gt 0 ]; then
-		ok "$1 ($2 groups)"
-	else
-		_n=$1; shift 3
-		not_ok "$_n" "$2 of $1 groups differ, first: $*"
-	fi
-}
-
 # site_attempts NAME: attempts counted at call site NAME
 site_attempts() {
 	awk -v s="$1" '$1 == "site" && $2 == s { print $3 }' /sys/kernel/fairlab/stats
@@ -54,7 +37,7 @@ load_lp fairlab tg_policy=stock || exit 1
 for f in $FUNCS; do
 	check "$f patched" test -d "$LP/vmlinux/$f,1"
 done
-audit_exact "audit exact after patch"
+assert_audit_exact "audit exact after patch"
 
 # a/{b/{c,d},e}: processes only in leaves (cgroup v2), a/e bandwidth-limited
 mkdir -p $CG/a && echo +cpu >$CG/a/cgroup.subtree_control &&
@@ -97,7 +80,7 @@ while [ "$(date +%s)" -lt $end ]; do
 	[ $((i % 2)) = 0 ] && q="10000 100000" || q="30000 50000"
 	echo "$q" >$CG/a/e/cpu.max
 	i=$((i + 1))
-	[ $i = 3 ] && audit_exact "audit exact during the workload"
+	[ $i = 3 ] && assert_audit_exact "audit exact during the workload"
 done
 kill -KILL $mv 2>/dev/null
 wait $mv 2>/dev/null
@@ -118,7 +101,7 @@ done
 for site in attach_entity_ula detach_entity_ula; do
 	assert_eq "site $site: no attempts" 0 "$(site_attempts $site)"
 done
-audit_exact "audit exact after the stock workload"
+assert_audit_exact "audit exact after the stock workload"
 
 # idle: blocked load decays through the patched update_blocked_averages()
 # (nohz idle balance) until every group publishes 0
@@ -145,7 +128,7 @@ for pol in force nonzero stock; do
 	cg_run a/e sh /tmp/loop.sh 2 /bin/true &
 	setsid sh /tmp/loop.sh 2 /bin/true &
 	wait
-	audit_exact "audit exact under $pol"
+	assert_audit_exact "audit exact under $pol"
 done
 cp /sys/kernel/fairlab/stats "$FL_OUT/stats-end.txt"
 

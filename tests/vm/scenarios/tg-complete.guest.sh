@@ -62,7 +62,7 @@ tg_wait 60
 record_stop complete
 echo '-:fl_snap' >> $FL_TRACING/kprobe_events
 cp $FLK/stats "$FL_OUT/stats.txt"
-tg_audit_exact "audit exact after the recording"
+assert_audit_exact "audit exact after the recording"
 echo stock >$TGP
 unload_lp fairlab
 unload_mod fairlab_trace

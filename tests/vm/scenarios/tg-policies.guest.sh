@@ -68,7 +68,7 @@ log "t=$(up) waiting for the load to end"
 tg_wait 60
 record_stop policies
 cp $FLK/stats "$FL_OUT/stats.txt"
-tg_audit_exact "audit exact after all policies"
+assert_audit_exact "audit exact after all policies"
 switch stock
 unload_lp fairlab
 unload_mod fairlab_trace

@@ -53,8 +53,8 @@ done
 log "$TG_SWITCHES switches in $(awk -v a="$t0" -v b="$(up)" 'BEGIN { print b - a }') s"
 assert_eq "$TG_SWITCHES policy switches under load accepted" 0 "$bad"
 assert_sysfs $TGP "$(nth $((TG_SWITCHES - 1)))" "policy after the switches"
-tg_audit_exact "audit exact after $TG_SWITCHES switches"
-tg_audit_exact "audit exact after $TG_SWITCHES switches, again"
+assert_audit_exact "audit exact after $TG_SWITCHES switches"
+assert_audit_exact "audit exact after $TG_SWITCHES switches, again"
 
 # 2. load / switch / unpatch / unload cycles
 disable_lp fairlab && unload_mod fairlab || die "first unload"
@@ -63,12 +63,12 @@ while [ $c -le "$TG_CYCLES" ]; do
 	p=$(nth $((c * 3))); q=$(nth $((c * 3 + 1)))
 	t0=$(up)
 	load_lp fairlab "tg_policy=$p" || die "cycle $c: load"
-	tg_audit_exact "cycle $c: audit exact after load ($p)"
+	assert_audit_exact "cycle $c: audit exact after load ($p)"
 	echo "$q" >$TGP || not_ok "cycle $c: switch to $q"
 	sleep 0.3
-	tg_audit_exact "cycle $c: audit exact patched ($q)"
+	assert_audit_exact "cycle $c: audit exact patched ($q)"
 	disable_lp fairlab || die "cycle $c: unpatch"
-	tg_audit_exact "cycle $c: audit exact unpatched, still loaded"
+	assert_audit_exact "cycle $c: audit exact unpatched, still loaded"
 	unload_mod fairlab || die "cycle $c: unload"
 	log "cycle $c: $(awk -v a="$t0" -v b="$(up)" 'BEGIN { print b - a }') s"
 	c=$((c + 1))
@@ -76,22 +76,22 @@ done
 
 # 3. CPU hotplug while patched
 load_lp fairlab tg_policy=relative:8 || die "load for hotplug"
-tg_audit_exact "audit exact after reload"
+assert_audit_exact "audit exact after reload"
 for cpu in 1 2 3 1; do
 	f=/sys/devices/system/cpu/cpu$cpu/online
 	check "cpu$cpu offline" sh -c "echo 0 > $f"
-	tg_audit_exact "cpu$cpu offline: audit exact"
+	assert_audit_exact "cpu$cpu offline: audit exact"
 	echo fixed:64 >$TGP || not_ok "switch with cpu$cpu offline"
 	sleep 0.5
-	tg_audit_exact "cpu$cpu offline, switched to fixed:64: audit exact"
+	assert_audit_exact "cpu$cpu offline, switched to fixed:64: audit exact"
 	echo relative:8 >$TGP
 	check "cpu$cpu online" sh -c "echo 1 > $f"
 	sleep 0.5
-	tg_audit_exact "cpu$cpu online again: audit exact"
+	assert_audit_exact "cpu$cpu online again: audit exact"
 done
 check "cpus 1-3 offline together" sh -c \
 	'for c in 1 2 3; do echo 0 > /sys/devices/system/cpu/cpu$c/online || exit 1; done'
-tg_audit_exact "only cpu0 online: audit exact"
+assert_audit_exact "only cpu0 online: audit exact"
 check "cpus 1-3 online again" sh -c \
 	'for c in 1 2 3; do echo 1 > /sys/devices/system/cpu/cpu$c/online || exit 1; done'
 touch $STOP
@@ -99,7 +99,7 @@ tg_wait 60
 disable_lp fairlab
 unload_mod fairlab
 load_lp fairlab tg_policy=stock || die "final reload"
-tg_audit_exact "audit exact after the final unpatch, unload and reload"
+assert_audit_exact "audit exact after the final unpatch, unload and reload"
 unload_lp fairlab
 unload_mod fairlab_trace
 assert_dmesg_lacks "WARNING|BUG|Oops|Call Trace"

@@ -14,7 +14,7 @@
 #                          short-lived sessions (an autogroup per iteration)
 #   tg_load_until FILE     the same load, until FILE exists
 #   tg_wait [SEC]          wait (bounded, default 60 s) for tg_load's tasks
-#   tg_audit_exact NAME    /sys/kernel/fairlab/audit: tg_load_avg ==
+#   assert_audit_exact NAME    /sys/kernel/fairlab/audit: tg_load_avg ==
 #                          sum_contrib for every group (ok/not_ok)
 
 CG=/sys/fs/cgroup
@@ -75,22 +75,6 @@ tg_wait() {
 	not_ok "workload ends" "still running after ${1:-60}s: $TG_PIDS"
 	for _p in $TG_PIDS; do kill -KILL "$_p" 2>/dev/null; done
 	return 1
-}
-
-tg_audit_exact() {
-	if ! cat $FLK/audit >/tmp/tg-audit.txt 2>/tmp/tg-audit.err; then
-		not_ok "$1" "audit read failed: $(cat /tmp/tg-audit.err)"
-		return 1
-	fi
-	_r=$(awk '!/^#/ { n++; if ($2 != $3) { bad++; if (!m) m = $0 } }
-		END { printf "%d %d %s", n, bad, m }' /tmp/tg-audit.txt)
-	set -- "$1" $_r
-	if [ "$3" = 0 ] && [ "$2" -gt 0 ]; then
-		ok "$1 ($2 groups exact)"
-	else
-		_n=$1; shift 3
-		not_ok "$_n" "$2 of $1 groups differ, first: $*"
-	fi
 }
 
 # tg_load_until FILE [light]: like tg_load, until FILE exists (then

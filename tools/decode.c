@@ -3,6 +3,7 @@
  * fairlab:* record decoding (see decode.h).  Field names and order are
  * those of module/fairlab_trace_events.h.
  */
+#include <byteswap.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -87,93 +88,136 @@ int fl_decoder_init(struct fl_decoder *d, struct tep_handle *tep,
 					 fl_event_names[t], event_fields[t][i]);
 				return -1;
 			}
+			d->at[t][i].offset = (unsigned short)f->offset;
+			d->at[t][i].size = (unsigned char)f->size;
 			if (end > d->min_size[t])
 				d->min_size[t] = end;
 		}
 		d->id[t] = ev->id;
 		d->nr_present++;
 	}
+	d->swap = tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep);
+	/*
+	 * The record's event id: where tep_data_type() finds it, in the
+	 * common fields of the first event.  Left to tep_data_type() when
+	 * that lookup fails or looks odd.
+	 */
+	ev = tep_get_first_event(tep);
+	f = ev ? tep_find_common_field(ev, "common_type") : NULL;
+	if (f && size_ok(f->size) && f->offset >= 0 && f->offset + f->size <= 0xffff) {
+		d->common_type = f;
+		d->type_at.offset = (unsigned short)f->offset;
+		d->type_at.size = (unsigned char)f->size;
+	}
 	return 0;
 }
 
-static u64 get_u(struct tep_format_field *f, const void *data)
+/*
+ * A field, as tep_read_number_field() reads it: native, or byte-swapped
+ * when the file's endianness differs.  fl_decode() has checked that the
+ * record holds it.
+ */
+static inline u64 load(const struct fl_decoder *d, struct fl_field at,
+		       const void *data)
 {
-	unsigned long long v = 0;
+	const unsigned char *p = (const unsigned char *)data + at.offset;
+	uint16_t v2;
+	uint32_t v4;
+	uint64_t v8;
 
-	tep_read_number_field(f, data, &v);
-	return v;
+	switch (at.size) {
+	case 1:
+		return *p;
+	case 2:
+		memcpy(&v2, p, 2);
+		return d->swap ? bswap_16(v2) : v2;
+	case 4:
+		memcpy(&v4, p, 4);
+		return d->swap ? bswap_32(v4) : v4;
+	default:
+		memcpy(&v8, p, 8);
+		return d->swap ? bswap_64(v8) : v8;
+	}
 }
 
 /* Reads a field the schema declares signed, sign-extended from its size. */
-static s64 get_s(struct tep_format_field *f, const void *data)
+static inline s64 load_s(const struct fl_decoder *d, struct fl_field at,
+			 const void *data)
 {
-	u64 v = get_u(f, data);
-	unsigned int bits = (unsigned int)f->size * 8;
+	u64 v = load(d, at, data);
+	unsigned int bits = (unsigned int)at.size * 8;
 
 	if (bits < 64 && (v >> (bits - 1)) & 1)
 		v |= ~0ull << bits;
 	return (s64)v;
 }
 
-static void dec_tg_update(struct tep_format_field **f, const void *p,
+#define get_u(i, p) load(d, f[i], p)
+#define get_s(i, p) load_s(d, f[i], p)
+
+static void dec_tg_update(const struct fl_decoder *d,
+			  const struct fl_field *f, const void *p,
 			  struct fa_tg_update *u)
 {
-	u->tg = get_u(f[U_TG], p);
-	u->cfs_cpu = (s32)get_s(f[U_CFS_CPU], p);
-	u->load = get_u(f[U_LOAD], p);
-	u->contrib = get_u(f[U_CONTRIB], p);
-	u->delta = get_s(f[U_DELTA], p);
-	u->written = get_u(f[U_WRITTEN], p) != 0;
-	u->tg_load_avg = get_s(f[U_TG_LOAD_AVG], p);
-	u->since_ns = get_u(f[U_SINCE_NS], p);
-	u->site = (u8)get_u(f[U_SITE], p);
-	u->policy = (u8)get_u(f[U_POLICY], p);
-	u->arg = (u32)get_u(f[U_ARG], p);
-	u->nr_cpus = (u16)get_u(f[U_NR_CPUS], p);
+	u->tg = get_u(U_TG, p);
+	u->cfs_cpu = (s32)get_s(U_CFS_CPU, p);
+	u->load = get_u(U_LOAD, p);
+	u->contrib = get_u(U_CONTRIB, p);
+	u->delta = get_s(U_DELTA, p);
+	u->written = get_u(U_WRITTEN, p) != 0;
+	u->tg_load_avg = get_s(U_TG_LOAD_AVG, p);
+	u->since_ns = get_u(U_SINCE_NS, p);
+	u->site = (u8)get_u(U_SITE, p);
+	u->policy = (u8)get_u(U_POLICY, p);
+	u->arg = (u32)get_u(U_ARG, p);
+	u->nr_cpus = (u16)get_u(U_NR_CPUS, p);
 }
 
-static void dec_pick_idlest(struct tep_format_field **f, const void *p,
+static void dec_pick_idlest(const struct fl_decoder *d,
+			    const struct fl_field *f, const void *p,
 			    struct fa_pick_idlest *k)
 {
-	k->idlest.group_util = get_u(f[P_IUTIL], p);
-	k->group.group_util = get_u(f[P_GUTIL], p);
-	k->idlest.avg_load = get_u(f[P_IAVG], p);
-	k->group.avg_load = get_u(f[P_GAVG], p);
-	k->idlest.max_capacity = get_u(f[P_ICAP], p);
-	k->group.max_capacity = get_u(f[P_GCAP], p);
-	k->idlest_cpu = (s32)get_s(f[P_ICPU], p);
-	k->group_cpu = (s32)get_s(f[P_GCPU], p);
-	k->idlest.idle_cpus = (u32)get_u(f[P_IIDLE], p);
-	k->group.idle_cpus = (u32)get_u(f[P_GIDLE], p);
-	k->idlest.sum_nr_running = (u32)get_u(f[P_INR], p);
-	k->group.sum_nr_running = (u32)get_u(f[P_GNR], p);
-	k->idlest.group_type = (u32)get_u(f[P_ITYPE], p);
-	k->group.group_type = (u32)get_u(f[P_GTYPE], p);
-	k->picked = get_u(f[P_PICKED], p) != 0;
-	k->policy = (u8)get_u(f[P_POLICY], p);
+	k->idlest.group_util = get_u(P_IUTIL, p);
+	k->group.group_util = get_u(P_GUTIL, p);
+	k->idlest.avg_load = get_u(P_IAVG, p);
+	k->group.avg_load = get_u(P_GAVG, p);
+	k->idlest.max_capacity = get_u(P_ICAP, p);
+	k->group.max_capacity = get_u(P_GCAP, p);
+	k->idlest_cpu = (s32)get_s(P_ICPU, p);
+	k->group_cpu = (s32)get_s(P_GCPU, p);
+	k->idlest.idle_cpus = (u32)get_u(P_IIDLE, p);
+	k->group.idle_cpus = (u32)get_u(P_GIDLE, p);
+	k->idlest.sum_nr_running = (u32)get_u(P_INR, p);
+	k->group.sum_nr_running = (u32)get_u(P_GNR, p);
+	k->idlest.group_type = (u32)get_u(P_ITYPE, p);
+	k->group.group_type = (u32)get_u(P_GTYPE, p);
+	k->picked = get_u(P_PICKED, p) != 0;
+	k->policy = (u8)get_u(P_POLICY, p);
 }
 
-static void dec_policy_switch(struct tep_format_field **f, const void *p,
+static void dec_policy_switch(const struct fl_decoder *d,
+			      const struct fl_field *f, const void *p,
 			      struct fa_policy_switch *s)
 {
-	s->kind = (u8)get_u(f[S_KIND], p);
-	s->old_policy = (u8)get_u(f[S_OLD], p);
-	s->old_arg = (u32)get_u(f[S_OLD_ARG], p);
-	s->new_policy = (u8)get_u(f[S_NEW], p);
-	s->new_arg = (u32)get_u(f[S_NEW_ARG], p);
+	s->kind = (u8)get_u(S_KIND, p);
+	s->old_policy = (u8)get_u(S_OLD, p);
+	s->old_arg = (u32)get_u(S_OLD_ARG, p);
+	s->new_policy = (u8)get_u(S_NEW, p);
+	s->new_arg = (u32)get_u(S_NEW_ARG, p);
 }
 
 /* The __string name: a __data_loc (or __rel_loc) word, offset | len << 16. */
-static int dec_name(struct tep_format_field *f, const struct tep_record *rec,
-		    char *out, size_t n)
+static int dec_name(const struct fl_decoder *d, const struct fl_field *f,
+		    const struct tep_format_field *tf,
+		    const struct tep_record *rec, char *out, size_t n)
 {
-	u64 loc = get_u(f, rec->data);
+	u64 loc = get_u(I_NAME, rec->data);
 	u64 off = loc & 0xffff, len = (loc >> 16) & 0xffff, i;
 	const char *s = rec->data;
 
-	if (f->flags & TEP_FIELD_IS_RELATIVE)
-		off += (u64)f->offset + (u64)f->size;
-	if (!(f->flags & TEP_FIELD_IS_DYNAMIC) || off + len > (u64)rec->size)
+	if (tf->flags & TEP_FIELD_IS_RELATIVE)
+		off += (u64)tf->offset + (u64)tf->size;
+	if (!(tf->flags & TEP_FIELD_IS_DYNAMIC) || off + len > (u64)rec->size)
 		return -1;
 	for (i = 0; i < len && i + 1 < n && s[off + i]; i++)
 		out[i] = s[off + i];
@@ -181,42 +225,49 @@ static int dec_name(struct tep_format_field *f, const struct tep_record *rec,
 	return 0;
 }
 
-static int dec_tg_info(struct tep_format_field **f, const struct tep_record *rec,
-		       struct fa_tg_info *t)
+static int dec_tg_info(const struct fl_decoder *d, const struct fl_field *f,
+		       const struct tep_record *rec, struct fa_tg_info *t)
 {
-	t->tg = get_u(f[I_TG], rec->data);
-	t->parent = get_u(f[I_PARENT], rec->data);
-	t->level = (u32)get_u(f[I_LEVEL], rec->data);
-	return dec_name(f[I_NAME], rec, t->name, sizeof(t->name));
+	t->tg = get_u(I_TG, rec->data);
+	t->parent = get_u(I_PARENT, rec->data);
+	t->level = (u32)get_u(I_LEVEL, rec->data);
+	return dec_name(d, f, d->f[FA_EV_TG_INFO][I_NAME], rec, t->name,
+			sizeof(t->name));
 }
 
-static void dec_cpu_topology(struct tep_format_field **f, const void *p,
+static void dec_cpu_topology(const struct fl_decoder *d,
+			     const struct fl_field *f, const void *p,
 			     struct fa_cpu_topology *t)
 {
-	t->cpu = (s32)get_s(f[T_CPU], p);
-	t->node = (s32)get_s(f[T_NODE], p);
-	t->llc = (s32)get_s(f[T_LLC], p);
+	t->cpu = (s32)get_s(T_CPU, p);
+	t->node = (s32)get_s(T_NODE, p);
+	t->llc = (s32)get_s(T_LLC, p);
 }
 
-static void dec_tg_audit(struct tep_format_field **f, const void *p,
+static void dec_tg_audit(const struct fl_decoder *d,
+			 const struct fl_field *f, const void *p,
 			 struct fa_tg_audit *a)
 {
-	a->seq = get_u(f[A_SEQ], p);
-	a->tg = get_u(f[A_TG], p);
-	a->tg_load_avg = get_s(f[A_TG_LOAD_AVG], p);
-	a->sum_contrib = get_s(f[A_SUM_CONTRIB], p);
-	a->sum_load = get_u(f[A_SUM_LOAD], p);
+	a->seq = get_u(A_SEQ, p);
+	a->tg = get_u(A_TG, p);
+	a->tg_load_avg = get_s(A_TG_LOAD_AVG, p);
+	a->sum_contrib = get_s(A_SUM_CONTRIB, p);
+	a->sum_load = get_u(A_SUM_LOAD, p);
 }
 
 int fl_decode(const struct fl_decoder *d, struct tep_record *rec,
 	      struct fa_event *ev)
 {
-	struct tep_format_field **f;
+	const struct fl_field *f;
+	const void *p = rec->data;
 	int id, t;
 
 	if (rec->size < 2)	/* not even common_type */
 		return -1;
-	id = tep_data_type(d->tep, rec);
+	if (d->common_type && rec->size >= d->type_at.offset + d->type_at.size)
+		id = (int)load(d, d->type_at, p);
+	else
+		id = tep_data_type(d->tep, rec);
 	for (t = 0; t < FA_EV_NR_TYPES; t++)
 		if (d->id[t] == id)
 			break;
@@ -224,27 +275,27 @@ int fl_decode(const struct fl_decoder *d, struct tep_record *rec,
 		return 0;
 	if (rec->size < d->min_size[t])
 		return -1;
-	f = (struct tep_format_field **)d->f[t];
+	f = d->at[t];
 	ev->ts = rec->ts;
 	ev->cpu = rec->cpu;
 	ev->type = (u32)t;
 	switch (t) {
 	case FA_EV_TG_UPDATE:
-		dec_tg_update(f, rec->data, &ev->u.tg_update);
+		dec_tg_update(d, f, p, &ev->u.tg_update);
 		break;
 	case FA_EV_PICK_IDLEST:
-		dec_pick_idlest(f, rec->data, &ev->u.pick_idlest);
+		dec_pick_idlest(d, f, p, &ev->u.pick_idlest);
 		break;
 	case FA_EV_POLICY_SWITCH:
-		dec_policy_switch(f, rec->data, &ev->u.policy_switch);
+		dec_policy_switch(d, f, p, &ev->u.policy_switch);
 		break;
 	case FA_EV_TG_INFO:
-		return dec_tg_info(f, rec, &ev->u.tg_info) ? -1 : 1;
+		return dec_tg_info(d, f, rec, &ev->u.tg_info) ? -1 : 1;
 	case FA_EV_CPU_TOPOLOGY:
-		dec_cpu_topology(f, rec->data, &ev->u.cpu_topology);
+		dec_cpu_topology(d, f, p, &ev->u.cpu_topology);
 		break;
 	case FA_EV_TG_AUDIT:
-		dec_tg_audit(f, rec->data, &ev->u.tg_audit);
+		dec_tg_audit(d, f, p, &ev->u.tg_audit);
 		break;
 	}
 	return 1;

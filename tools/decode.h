@@ -3,10 +3,12 @@
  * Decoding fairlab:* records into engine events through libtraceevent.
  *
  * Each event's fields are looked up by name once (tep_find_field), from
- * the formats stored in the recording, and read with
- * tep_read_number_field: the decoder follows the file's layout, never a
- * compiled-in one.  Records shorter than their format are rejected
- * instead of read past their end.
+ * the formats stored in the recording; their offsets and sizes are kept,
+ * and each record's fields are loaded straight from its data (byte-swapped
+ * when the file's endianness is not the host's), as tep_read_number_field
+ * would, without a library call per field: the decoder follows the file's
+ * layout, never a compiled-in one.  Records shorter than their format are
+ * rejected instead of read past their end.
  */
 #ifndef FL_DECODE_H
 #define FL_DECODE_H
@@ -17,11 +19,21 @@
 
 #define FL_MAX_FIELDS 16
 
+/* Where a field lies in a record: resolved once per event. */
+struct fl_field {
+	unsigned short offset;
+	unsigned char size;		/* 1, 2, 4 or 8 */
+};
+
 struct fl_decoder {
 	struct tep_handle *tep;
 	int id[FA_EV_NR_TYPES];			/* event id, -1 when absent */
 	int min_size[FA_EV_NR_TYPES];		/* bytes every record must hold */
 	struct tep_format_field *f[FA_EV_NR_TYPES][FL_MAX_FIELDS];
+	struct fl_field at[FA_EV_NR_TYPES][FL_MAX_FIELDS];
+	struct tep_format_field *common_type;	/* the event id of a record */
+	struct fl_field type_at;
+	bool swap;				/* file endianness != host's */
 	int nr_present;
 };
 

@@ -10,6 +10,11 @@
 # A test that exits non-zero without a "not ok" line counts as one failure,
 # one that exits 0 without an "ok" line as one pass.
 #
+# VM scenarios run FAIRLAB_TEST_JOBS at a time (default: the number of host
+# CPUs, at most 2): each QEMU runs its vCPUs on one host thread (see --tcg in
+# tests/vm/run-scenario.sh), so two of them keep two cores busy.  A
+# scenario's output is printed in one block when it finishes.
+#
 #   tests/run.sh [--unit-only | --vm-only] [FILTER]
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,7 +26,7 @@ for a in "$@"; do
 	case $a in
 	--unit-only) mode=unit ;;
 	--vm-only) mode=vm ;;
-	-h|--help) sed -n '3,13p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) filter=$a ;;
 	esac
 done
@@ -33,28 +38,62 @@ logdir=$top/build/test-logs
 mkdir -p "$logdir"
 t0=$(date +%s)
 
-# run_one NAME COMMAND...: run, stream output, count ok/not ok lines.
-run_one() {
-	local name=$1; shift
-	local log=$logdir/$(echo "$name" | tr '/ ' '__').log
-	local s=$(date +%s)
-	printf '=== %s\n' "$name"
-	"$@" 2>&1 | tee "$log"
-	local rc=${PIPESTATUS[0]}
+logof() { echo "$logdir/$(echo "$1" | tr '/ ' '__').log"; }
+
+# account NAME LOG RC SECONDS: count the ok/not ok lines of a finished test.
+account() {
+	local name=$1 log=$2 rc=$3 secs=$4
 	local ok nok
 	ok=$(grep -c '^ok ' "$log")
 	nok=$(grep -c '^not ok ' "$log")
 	if [ "$rc" -ne 0 ] && [ "$nok" -eq 0 ]; then
 		nok=1
-		echo "not ok - $name (exit status $rc)"
+		echo "not ok - $name (exit status $rc)" | tee -a "$log"
 	fi
 	[ "$rc" -eq 0 ] && [ "$ok" -eq 0 ] && [ "$nok" -eq 0 ] && ok=1
 	passed=$((passed + ok))
 	failed=$((failed + nok))
 	[ "$nok" -gt 0 ] && failures+=("$name")
 	printf -- '--- %s: %d ok, %d not ok, %ds (log %s)\n' "$name" "$ok" "$nok" \
-		$(( $(date +%s) - s )) "${log#$top/}"
+		"$secs" "${log#$top/}"
 }
+
+# run_one NAME COMMAND...: run in the foreground, stream output, count.
+run_one() {
+	local name=$1; shift
+	local log s
+	log=$(logof "$name")
+	s=$(date +%s)
+	printf '=== %s\n' "$name"
+	"$@" 2>&1 | tee "$log"
+	account "$name" "$log" "${PIPESTATUS[0]}" $(( $(date +%s) - s ))
+}
+
+# A pool of background tests: start_bg NAME COMMAND... starts one, finish_bg
+# waits for any one to end and prints its block.
+declare -A bg_name=() bg_start=()
+start_bg() {
+	local name=$1; shift
+	local log
+	log=$(logof "$name")
+	"$@" >"$log" 2>&1 &
+	bg_name[$!]=$name
+	bg_start[$!]=$(date +%s)
+}
+finish_bg() {
+	local pid rc name log
+	wait -n -p pid; rc=$?
+	name=${bg_name[$pid]}
+	log=$(logof "$name")
+	printf '=== %s\n' "$name"
+	cat "$log"
+	account "$name" "$log" "$rc" $(( $(date +%s) - ${bg_start[$pid]} ))
+	unset "bg_name[$pid]" "bg_start[$pid]"
+}
+
+jobs_max=${FAIRLAB_TEST_JOBS:-$(nproc)}
+[[ $jobs_max =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: FAIRLAB_TEST_JOBS must be a positive integer" >&2; exit 2; }
+[ "${FAIRLAB_TEST_JOBS:-}" ] || [ "$jobs_max" -le 2 ] || jobs_max=2
 
 if [ "$mode" != vm ]; then
 	for t in tests/unit/*.t; do
@@ -65,14 +104,21 @@ if [ "$mode" != vm ]; then
 fi
 
 if [ "$mode" != unit ]; then
-	for s in tests/vm/scenarios/*.guest.sh; do
-		[ -e "$s" ] || continue
+	# longest first (by the --timeout a scenario asks for), so that the
+	# pool does not end with one long scenario running alone
+	for s in $(for f in tests/vm/scenarios/*.guest.sh; do
+			[ -e "$f" ] || continue
+			t=$(sed -n 's/^#[[:space:]]*fairlab-vm:.*--timeout[= ]\([0-9]*\).*/\1/p' "$f" | head -n1)
+			echo "${t:-300} $f"
+		done | sort -s -k1,1nr | cut -d' ' -f2); do
 		[ -n "$filter" ] && [[ $s != *$filter* ]] && continue
 		# "# fairlab-vm: OPTIONS" in a scenario: its VM shape (--smp 4 ...)
 		vmopts=$(sed -n 's/^#[[:space:]]*fairlab-vm:[[:space:]]*//p' "$s" | head -n1)
+		[ ${#bg_name[@]} -lt "$jobs_max" ] || finish_bg
 		# shellcheck disable=SC2086
-		run_one "$s" tests/vm/run-scenario.sh $vmopts "$s"
+		start_bg "$s" tests/vm/run-scenario.sh $vmopts "$s"
 	done
+	while [ ${#bg_name[@]} -gt 0 ]; do finish_bg; done
 fi
 
 echo

@@ -13,10 +13,18 @@
 #   --out DIR        artifact directory (default build/vm/<scenario-name>/)
 #   --append "k=v"   extra kernel arguments; unknown key=value pairs become
 #                    environment variables of the guest /init and the scenario
+#   --tcg MODE       single (default) or multi: QEMU's TCG threading.  multi
+#                    runs the vCPUs on host threads in parallel, but QEMU 7.2
+#                    can then keep a stale translation of code the guest has
+#                    just patched (klp, ftrace and static keys patch text
+#                    while other vCPUs run it): every vCPU then loops for
+#                    ever on an int3 that is no longer in memory.  single
+#                    runs the vCPUs round-robin on one thread: no such race.
 #   -v, --verbose    copy the guest console to stderr while it runs
 #   -h, --help       this text
 #
 # Environment: CACHE (default <top>/.cache), KREL (default 6.1.0-57-amd64),
+# FAIRLAB_VM_TCG (the default of --tcg),
 # FAIRLAB_MODDIR (default <top>/module: every *.ko there goes into the guest).
 #
 # Prints the scenario's "ok - ..." / "not ok - ..." lines, then
@@ -41,10 +49,11 @@ mem=1024
 tmo=300
 out=
 append=
+tcg=${FAIRLAB_VM_TCG:-single}
 verbose=0
 scenario=
 
-usage() { sed -n '3,26p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '3,34p' "$0" | sed 's/^# \{0,1\}//'; }
 die() { echo "run-scenario: error: $*" >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
@@ -60,6 +69,8 @@ while [ $# -gt 0 ]; do
 	--out=*) out=${1#*=}; shift ;;
 	--append) append="$append ${2?--append needs a value}"; shift 2 ;;
 	--append=*) append="$append ${1#*=}"; shift ;;
+	--tcg) tcg=${2:?--tcg needs a value}; shift 2 ;;
+	--tcg=*) tcg=${1#*=}; shift ;;
 	-v|--verbose) verbose=1; shift ;;
 	-h|--help) usage; exit 0 ;;
 	-*) die "unknown option $1 (see --help)" ;;
@@ -72,6 +83,7 @@ done
 [[ $smp =~ ^[1-9][0-9]*$ ]] || die "--smp must be a positive integer"
 [[ $mem =~ ^[1-9][0-9]*$ ]] || die "--mem must be a positive integer (MB)"
 [[ $tmo =~ ^[1-9][0-9]*$ ]] || die "--timeout must be a positive integer (s)"
+case $tcg in single|multi) ;; *) die "--tcg must be single or multi, not '$tcg'" ;; esac
 [ "$numa" = 0 ] || { [ "$smp" -ge 2 ] && [ $((smp % 2)) = 0 ]; } ||
 	die "--numa needs an even --smp >= 2 (one socket per node)"
 [ -f "$vmlinuz" ] || die "$vmlinuz missing (run scripts/deps.sh / make deps)"
@@ -287,7 +299,7 @@ disk=$tmp/out.img
 truncate -s "${mem}M" "$disk"
 console=$tmp/console.log
 
-qargs=(-accel tcg,thread=multi -cpu max -m "${mem}M")
+qargs=(-accel "tcg,thread=$tcg" -cpu max -m "${mem}M")
 if [ "$numa" = 1 ]; then
 	# one socket per node: a socket (shared LLC) spanning two nodes makes
 	# the kernel WARN in topology_sane() at boot

@@ -51,6 +51,13 @@ static const char *const *const event_fields[FA_EV_NR_TYPES] = {
 	fields_tg_info, fields_cpu_topology, fields_tg_audit,
 };
 
+/* The sizes of tg_update's fields in fairlab_trace_events.h. */
+static const unsigned char tg_update_sizes[U_N] = {
+	[U_TG] = 8, [U_CFS_CPU] = 4, [U_LOAD] = 8, [U_CONTRIB] = 8,
+	[U_DELTA] = 8, [U_WRITTEN] = 1, [U_TG_LOAD_AVG] = 8, [U_SINCE_NS] = 8,
+	[U_SITE] = 1, [U_POLICY] = 1, [U_ARG] = 4, [U_NR_CPUS] = 2,
+};
+
 static bool size_ok(int size)
 {
 	return size == 1 || size == 2 || size == 4 || size == 8;
@@ -97,6 +104,10 @@ int fl_decoder_init(struct fl_decoder *d, struct tep_handle *tep,
 		d->nr_present++;
 	}
 	d->swap = tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep);
+	d->native_tg_update = !d->swap && d->id[FA_EV_TG_UPDATE] >= 0;
+	for (i = 0; i < U_N; i++)
+		if (d->at[FA_EV_TG_UPDATE][i].size != tg_update_sizes[i])
+			d->native_tg_update = false;
 	/*
 	 * The record's event id: where tep_data_type() finds it, in the
 	 * common fields of the first event.  Left to tep_data_type() when
@@ -171,6 +182,43 @@ static void dec_tg_update(const struct fl_decoder *d,
 	u->policy = (u8)get_u(U_POLICY, p);
 	u->arg = (u32)get_u(U_ARG, p);
 	u->nr_cpus = (u16)get_u(U_NR_CPUS, p);
+}
+
+/*
+ * tg_update is almost every record: when the file's sizes are those of
+ * fairlab_trace_events.h and its byte order the host's (the usual case),
+ * its fields are loaded with fixed-size copies, at the file's offsets.
+ */
+#define LD_FN(type)							\
+static inline type ld_##type(const void *p, struct fl_field at)		\
+{									\
+	type v;								\
+	memcpy(&v, (const char *)p + at.offset, sizeof(v));		\
+	return v;							\
+}
+LD_FN(u64)
+LD_FN(s64)
+LD_FN(u32)
+LD_FN(s32)
+LD_FN(u16)
+LD_FN(u8)
+#define LD(type, i) ld_##type(p, f[i])
+
+static void dec_tg_update_native(const struct fl_field *f, const void *p,
+				 struct fa_tg_update *u)
+{
+	u->tg = LD(u64, U_TG);
+	u->cfs_cpu = LD(s32, U_CFS_CPU);
+	u->load = LD(u64, U_LOAD);
+	u->contrib = LD(u64, U_CONTRIB);
+	u->delta = LD(s64, U_DELTA);
+	u->written = LD(u8, U_WRITTEN) != 0;
+	u->tg_load_avg = LD(s64, U_TG_LOAD_AVG);
+	u->since_ns = LD(u64, U_SINCE_NS);
+	u->site = LD(u8, U_SITE);
+	u->policy = LD(u8, U_POLICY);
+	u->arg = LD(u32, U_ARG);
+	u->nr_cpus = LD(u16, U_NR_CPUS);
 }
 
 static void dec_pick_idlest(const struct fl_decoder *d,
@@ -281,7 +329,10 @@ int fl_decode(const struct fl_decoder *d, struct tep_record *rec,
 	ev->type = (u32)t;
 	switch (t) {
 	case FA_EV_TG_UPDATE:
-		dec_tg_update(d, f, p, &ev->u.tg_update);
+		if (d->native_tg_update)
+			dec_tg_update_native(f, p, &ev->u.tg_update);
+		else
+			dec_tg_update(d, f, p, &ev->u.tg_update);
 		break;
 	case FA_EV_PICK_IDLEST:
 		dec_pick_idlest(d, f, p, &ev->u.pick_idlest);

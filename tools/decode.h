@@ -34,6 +34,7 @@ struct fl_decoder {
 	struct tep_format_field *common_type;	/* the event id of a record */
 	struct fl_field type_at;
 	bool swap;				/* file endianness != host's */
+	bool native_tg_update;			/* tg_update sizes as compiled, !swap */
 	int nr_present;
 };
 

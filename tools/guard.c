@@ -19,6 +19,8 @@ sigjmp_buf fl_guard_env;
 static timer_t timer;
 static bool ready;
 static volatile sig_atomic_t armed, idle_ticks, limit_ticks, last_seen;
+/* Set in the thread that armed the guard, the only one it jumps in. */
+static _Thread_local volatile sig_atomic_t guarded_thread;
 static struct sigaction old_segv, old_bus;
 
 unsigned int fl_guard_stall_secs(void)
@@ -41,6 +43,13 @@ static void on_tick(int sig)
 	}
 	if (++idle_ticks < limit_ticks)
 		return;
+	/*
+	 * Not out of our own code (the record callback may be waiting for
+	 * the engine's thread, holding a lock): the jump waits until the
+	 * library runs again.
+	 */
+	if (fl_guard_ours || !guarded_thread)
+		return;
 	armed = 0;
 	siglongjmp(fl_guard_env, FL_GUARD_STALL);
 }
@@ -49,7 +58,7 @@ static void on_fault(int sig, siginfo_t *info, void *ctx)
 {
 	struct sigaction *old = sig == SIGBUS ? &old_bus : &old_segv;
 
-	if (armed && !fl_guard_ours) {
+	if (armed && !fl_guard_ours && guarded_thread) {
 		armed = 0;
 		siglongjmp(fl_guard_env, FL_GUARD_FAULT);
 	}
@@ -107,6 +116,7 @@ int fl_guard_arm(unsigned int secs)
 {
 	if (!ready && setup())
 		return -1;
+	guarded_thread = 1;
 	last_seen = fl_guard_progress;
 	idle_ticks = 0;
 	limit_ticks = (sig_atomic_t)(secs * (1000 / TICK_MS));

@@ -15,6 +15,10 @@
  *    Our own code runs only in the record callback, which sets
  *    fl_guard_ours meanwhile: a fault there is left to the previous
  *    handler (ASan's, or the default) and still crashes, loudly.
+ * A stall while fl_guard_ours is set (the callback waiting for the
+ * engine's thread, see pipe.h) jumps only once the library runs again,
+ * never out of our own code.  Only the thread that armed the guard is
+ * guarded: a fault in another thread is left to the previous handler.
  * The jump goes to the armed code's sigsetjmp(fl_guard_env, 1), which
  * abandons the libtracecmd handle (its state is inconsistent) and fails
  * with a message.  Leaving a library by a jump from a signal handler is

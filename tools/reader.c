@@ -16,6 +16,7 @@
 #include "decompress.h"
 #include "reader.h"
 #include "guard.h"
+#include "pipe.h"
 #include "trim.h"
 #include "tracecmd_private.h"
 
@@ -24,6 +25,7 @@ struct fl_reader {
 	struct fl_decoder dec;
 	struct fl_read_info info;
 	struct fa_engine *e;
+	struct fl_pipe *pipe;		/* the engine's thread, NULL: inline */
 	bool engine_failed;
 	bool abandoned;			/* h left inconsistent: never close it */
 	bool looped;			/* more records than the data holds */
@@ -360,8 +362,11 @@ static int record(struct fl_reader *r, struct tep_record *rec)
 		r->info.lost_events += (u64)rec->missed_events;
 	else if (rec->missed_events < 0)
 		r->info.lost_unknown++;
-	/* Decoded straight into the engine's queue: no copy, no allocation. */
-	ev = fa_engine_slot(r->e);
+	/*
+	 * Decoded straight into the pipeline's batch, or inline into the
+	 * engine's queue: no allocation.
+	 */
+	ev = r->pipe ? fl_pipe_slot(r->pipe) : fa_engine_slot(r->e);
 	if (!ev) {
 		r->engine_failed = true;
 		return -1;
@@ -376,7 +381,9 @@ static int record(struct fl_reader *r, struct tep_record *rec)
 	if (!r->info.fairlab_records++)
 		r->info.first_ts = rec->ts;
 	r->info.last_ts = rec->ts;
-	if (fa_engine_push(r->e)) {
+	if (r->pipe)
+		fl_pipe_commit(r->pipe);
+	else if (fa_engine_push(r->e)) {
 		r->engine_failed = true;
 		return -1;
 	}
@@ -405,9 +412,13 @@ int fl_reader_run(struct fl_reader *r, struct fa_engine *e, char *err,
 	int ret, jumped;
 
 	r->e = e;
+	r->pipe = fl_pipe_start(e);
 	jumped = sigsetjmp(fl_guard_env, 1);
 	if (jumped) {
 		fl_guard_disarm();
+		if (r->pipe)
+			fl_pipe_abort(r->pipe);
+		r->pipe = NULL;
 		r->abandoned = true;
 		if (jumped == FL_GUARD_STALL)
 			snprintf(err, errlen, "libtraceevent made no progress for %u s decoding the records after record %llu (a corrupt ring-buffer page makes it loop)",
@@ -420,6 +431,9 @@ int fl_reader_run(struct fl_reader *r, struct fa_engine *e, char *err,
 	fl_guard_arm(secs);
 	ret = tracecmd_iterate_events(r->h, NULL, 0, on_record, r);
 	fl_guard_disarm();
+	if (r->pipe && fl_pipe_finish(r->pipe))
+		r->engine_failed = true;
+	r->pipe = NULL;
 	if (r->looped) {
 		snprintf(err, errlen, "libtraceevent delivered more records than the file's %d CPU data sections can hold (a corrupt ring-buffer page makes it re-read records)",
 			 r->info.nr_cpus);

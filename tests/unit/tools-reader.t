@@ -8,7 +8,9 @@
 #    pick_idlest verdicts equal what `trace-cmd report` prints for the same
 #    file (no plugins: the events' own print format);
 #  - what the file says about itself (version, compression, clock) and the
-#    warnings a lossy, local-clock recording deserves.
+#    warnings a lossy, local-clock recording deserves;
+#  - the engine on its own thread (tools/pipe.h, the default) reports
+#    byte for byte what it reports fed inline (FAIRLAB_THREADS=0).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tools/test/tap.sh"
@@ -113,4 +115,23 @@ check "lossy: warnings repeated in the text report" grep -q "warning: .*events l
 "$FAIRLAB" report --json "$DATA/analyzer-local-lossy.dat" >"$tmp/out" 2>/dev/null
 check "lossy: lost events counted in the JSON" \
 	eval 'grep -q "\"lost_n\": [1-9]" "$tmp/out" && grep -q "\"clock_global\": false" "$tmp/out"'
+
+# ---- the pipeline changes nothing ----
+for f in "$DATA/analyzer-numa.dat" "$DATA/analyzer-local-lossy.dat" \
+	 "$WORK/analyzer-numa.v6.dat"; do
+	same=1
+	for fmt in --json --csv --top=0; do
+		"$FAIRLAB" report $fmt "$f" >"$tmp/thr" 2>"$tmp/thr.err"
+		FAIRLAB_THREADS=0 "$FAIRLAB" report $fmt "$f" >"$tmp/inl" 2>"$tmp/inl.err"
+		cmp -s "$tmp/thr" "$tmp/inl" && cmp -s "$tmp/thr.err" "$tmp/inl.err" &&
+			test -s "$tmp/thr" || same=0
+	done
+	"$FAIRLAB" plot --gnuplot=true --bin=10 -o "$tmp/pt" "$f" >/dev/null 2>&1
+	FAIRLAB_THREADS=0 "$FAIRLAB" plot --gnuplot=true --bin=10 -o "$tmp/pi" "$f" >/dev/null 2>&1
+	for t in "$tmp"/pt/*.tsv; do
+		cmp -s "$t" "$tmp/pi/$(basename "$t")" || same=0
+	done
+	check "$(basename "$f"): report and plot series identical with the engine on its own thread and inline" \
+		test $same = 1
+done
 tap_end

@@ -19,8 +19,15 @@ int fl_resolve_symbols(void);
 int fl_check_port(void);
 
 /* params.c: the active policies, read locklessly on the hot paths. */
+struct fl_tg_state {
+	struct fl_tg_policy pol;	/* as set, traced */
+	struct fl_tg_rule rule;		/* its rule for fl_nr_cpus */
+};
+/* Under the rq lock (an RCU-sched reader); valid once fl_params_init() ran. */
+const struct fl_tg_state *fl_tg_state_get(void);
 struct fl_tg_policy fl_tg_policy_get(void);
 u32 fl_idlest_policy_get(void);
+void fl_params_init(void);		/* module init, before the patch */
 void fl_params_set_live(bool live);	/* switches take effect live */
 
 /* main.c: num_present_cpus() at load, the policies' nr_cpus input. */

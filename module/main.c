@@ -23,7 +23,7 @@
 #include "port.h"
 #include "fairlab.h"
 
-u32 fl_nr_cpus __read_mostly;
+u32 fl_nr_cpus __read_mostly;	/* set by fl_params_init() */
 
 #define FL_MAX_FUNCS 16
 static struct klp_func fl_klp_funcs[FL_MAX_FUNCS + 1];
@@ -84,7 +84,7 @@ static int __init fl_init(void)
 {
 	int ret;
 
-	fl_nr_cpus = num_present_cpus();
+	fl_params_init();
 
 	ret = fl_check_port();
 	if (ret)

@@ -19,18 +19,51 @@
 #include "fairlab.h"
 #include "fairlab_trace_events.h"
 
-/* (id << 32 | arg), so that the hot path reads one consistent word. */
-static u64 fl_tg_word __read_mostly;
+/*
+ * The tg policy in force and its rule, in one of two slots: a switch fills
+ * the other slot, publishes it, and waits for a grace period before the
+ * slot it left may be written again, so the hot path (under the rq lock,
+ * an RCU reader) always reads one consistent policy and rule.
+ */
+static struct fl_tg_state fl_tg_slots[2];
+static struct fl_tg_state __rcu *fl_tg_cur;
 static u32 fl_idlest __read_mostly;
 static bool fl_live;			/* patch enabled: switches take effect live */
 static DEFINE_MUTEX(fl_switch_lock);	/* one switch (and resync) at a time */
 
+/* The hot path's view; set by fl_params_init() before the patch is live. */
+const struct fl_tg_state *fl_tg_state_get(void)
+{
+	return rcu_dereference_sched(fl_tg_cur);
+}
+
 struct fl_tg_policy fl_tg_policy_get(void)
 {
-	u64 w = READ_ONCE(fl_tg_word);
-	struct fl_tg_policy p = { .id = w >> 32, .arg = (u32)w };
+	struct fl_tg_policy p = { .id = FL_TG_STOCK };
+	const struct fl_tg_state *st;
 
+	rcu_read_lock_sched();
+	st = rcu_dereference_sched(fl_tg_cur);
+	if (st)
+		p = st->pol;
+	rcu_read_unlock_sched();
 	return p;
+}
+
+/* Make @p the policy in force; under fl_switch_lock, may sleep. */
+static void fl_tg_state_set(const struct fl_tg_policy *p)
+{
+	struct fl_tg_state *cur, *next;
+
+	lockdep_assert_held(&fl_switch_lock);
+	cur = rcu_dereference_protected(fl_tg_cur,
+					lockdep_is_held(&fl_switch_lock));
+	next = cur == &fl_tg_slots[0] ? &fl_tg_slots[1] : &fl_tg_slots[0];
+	next->pol = *p;
+	fl_tg_rule_make(p, fl_nr_cpus, &next->rule);
+	rcu_assign_pointer(fl_tg_cur, next);
+	/* no reader is left in @cur: the next switch may overwrite it */
+	synchronize_rcu();
 }
 
 u32 fl_idlest_policy_get(void)
@@ -78,7 +111,7 @@ static int fl_tg_policy_set(const char *val, const struct kernel_param *kp)
 	}
 	mutex_lock(&fl_switch_lock);
 	old = fl_tg_policy_get();
-	WRITE_ONCE(fl_tg_word, (u64)new.id << 32 | new.arg);
+	fl_tg_state_set(&new);
 	if (fl_live) {
 		trace_policy_switch(FL_KIND_TG, old.id, old.arg, new.id,
 				    new.arg);
@@ -143,6 +176,21 @@ MODULE_PARM_DESC(tg_policy,
 module_param_cb(idlest_policy, &fl_idlest_policy_ops, NULL, 0644);
 MODULE_PARM_DESC(idlest_policy,
 		 "update_pick_idlest tie-break: stock (default), idle_cpus, nr_running");
+
+/*
+ * Module init, before the patch: fix nr_cpus, and make the rule of the
+ * policy given at insmod (parsed before init) or of stock for it.
+ */
+void fl_params_init(void)
+{
+	struct fl_tg_policy p;
+
+	mutex_lock(&fl_switch_lock);
+	fl_nr_cpus = num_present_cpus();
+	p = fl_tg_policy_get();
+	fl_tg_state_set(&p);
+	mutex_unlock(&fl_switch_lock);
+}
 
 /* Patch live or not; at going live, record the policies in force. */
 void fl_params_set_live(bool live)

@@ -19,7 +19,7 @@
 void fl_tg_update(struct cfs_rq *cfs_rq, unsigned int site)
 {
 	struct task_group *tg = cfs_rq->tg;
-	struct fl_tg_policy pol;
+	const struct fl_tg_state *st;
 	struct fl_tg_input in;
 	unsigned long load, contrib;
 	bool traced, timed, written;
@@ -32,10 +32,10 @@ void fl_tg_update(struct cfs_rq *cfs_rq, unsigned int site)
 
 	load = cfs_rq->avg.load_avg;
 	contrib = cfs_rq->tg_load_avg_contrib;
-	pol = fl_tg_policy_get();
+	st = fl_tg_state_get();
 	traced = trace_tg_update_enabled();
 	/* Clock and table only when a policy or the trace needs them. */
-	timed = traced || pol.id == FL_TG_RATELIMIT;
+	timed = traced || st->rule.shape == FL_RULE_GATED;
 	cpu = cpu_of(rq_of(cfs_rq));
 
 	in.delta = (long)(load - contrib);
@@ -44,7 +44,7 @@ void fl_tg_update(struct cfs_rq *cfs_rq, unsigned int site)
 	in.nr_cpus = fl_nr_cpus;
 	in.since_ns = FL_SINCE_NEVER;
 	in.tg_load_avg = 0;
-	if (traced || pol.id == FL_TG_BUDGET)
+	if (traced || st->rule.shape == FL_RULE_BUDGET)
 		in.tg_load_avg = atomic_long_read(&tg->load_avg);
 	if (timed) {
 		/* 6.7's rate limit reads sched_clock_cpu() too. */
@@ -55,20 +55,21 @@ void fl_tg_update(struct cfs_rq *cfs_rq, unsigned int site)
 			in.since_ns = now > *last ? now - *last : 0;
 	}
 
-	written = fl_tg_decide(&pol, &in);
+	written = fl_tg_rule_decide(&st->rule, &in);
 	if (written) {
 		atomic_long_add(in.delta, &tg->load_avg);
 		cfs_rq->tg_load_avg_contrib = load;
 		if (last)
 			*last = now ? now : 1;
 	}
-	fl_stats_tg(site, pol.id, written);
+	fl_stats_tg(site, st->pol.id, written);
 
 	if (traced)
 		trace_tg_update(fl_tg_id(tg), cpu, load, contrib, in.delta,
 				written,
 				in.tg_load_avg + (written ? in.delta : 0),
-				in.since_ns, site, pol.id, pol.arg, in.nr_cpus);
+				in.since_ns, site, st->pol.id, st->pol.arg,
+				in.nr_cpus);
 }
 
 /*

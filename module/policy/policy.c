@@ -74,53 +74,95 @@ static u64 fl_abs64(s64 v)
 }
 
 /*
+ * Every policy is one of four shapes of rule; what a rule needs that
+ * depends only on the policy and nr_cpus is computed here, once per
+ * switch, so that a decision is a few instructions (bench-module.sh
+ * counts them).
+ */
+void fl_tg_rule_make(const struct fl_tg_policy *p, u32 nr_cpus,
+		     struct fl_tg_rule *r)
+{
+	s64 nr = (s64)fl_nonzero(nr_cpus);
+
+	r->shape = FL_RULE_SCALED;	/* stock, and any unknown id */
+	r->a = r->b = 64;
+	switch (p->id) {
+	case FL_TG_FORCE:
+		r->shape = FL_RULE_ABOVE;
+		r->a = -1;	/* |delta| >= 0 > -1: every attempt */
+		break;
+	case FL_TG_NONZERO:
+		r->shape = FL_RULE_ABOVE;
+		r->a = 0;
+		break;
+	case FL_TG_RELATIVE:
+		r->a = r->b = p->arg;
+		break;
+	case FL_TG_TURNER1:
+		r->a = 8;
+		r->b = 16;
+		break;
+	case FL_TG_TURNER2:
+		r->a = 8;
+		r->b = nr;
+		break;
+	case FL_TG_FIXED:
+		r->shape = FL_RULE_ABOVE;
+		r->a = p->arg;
+		break;
+	case FL_TG_LOG2:
+		r->shape = FL_RULE_ABOVE;
+		r->a = (s64)p->arg * (1 + fl_ilog2(nr_cpus));
+		break;
+	case FL_TG_RATELIMIT:
+		r->shape = FL_RULE_GATED;
+		r->a = (s64)p->arg * 1000;
+		break;
+	case FL_TG_BUDGET:
+		r->shape = FL_RULE_BUDGET;
+		r->a = 100 * nr;
+		r->b = p->arg;
+		break;
+	}
+}
+
+/*
  * The rules are stated as in the kernel, "|delta| > contrib / N", but
  * computed without dividing: for integers a, c >= 0 and N > 0,
- * a > floor(c / N)  <=>  a * N > c.  (Operands stay far below 2^64: load
- * sums are < 2^44, multipliers < 2^23.)  This keeps a decision within
- * a few instructions (tests/bench/bench-module.sh measures them).
+ * a > floor(c / N)  <=>  a * N > c.  (Operands stay far below 2^63: load
+ * sums are < 2^44, multipliers < 2^20.)
  */
+bool fl_tg_rule_decide(const struct fl_tg_rule *r, const struct fl_tg_input *in)
+{
+	s64 ad = (s64)fl_abs64(in->delta);
+
+	/* SCALED, the shape of stock, first; BUDGET, the costliest, last */
+	if (r->shape == FL_RULE_SCALED)
+		/* the 3.x "force" path, blocked averages, may scale otherwise */
+		return ad * (FL_SITE_IS_FORCED(in->site) ? r->b : r->a) >
+		       (s64)in->contrib;
+	if (r->shape == FL_RULE_GATED)
+		/* 6.7 (1528c661c24b): the time gate first, then stock. */
+		return in->since_ns >= (u64)r->a && ad * 64 > (s64)in->contrib;
+	if (r->shape == FL_RULE_ABOVE)
+		return ad > r->a;
+	/*
+	 * FL_RULE_BUDGET.  Each of nr_cpus cfs_rqs may hold back at most its
+	 * share of E% of the group's published load, so that the sum of what
+	 * is held back, |tg->load_avg - sum(load)|, stays within E% of
+	 * tg->load_avg:  |delta| > tg_load_avg * E / (100 * nr_cpus)
+	 */
+	if (in->tg_load_avg <= 0)
+		return ad != 0;
+	return ad * r->a > in->tg_load_avg * r->b;
+}
+
 bool fl_tg_decide(const struct fl_tg_policy *p, const struct fl_tg_input *in)
 {
-	u64 ad = fl_abs64(in->delta);
+	struct fl_tg_rule r;
 
-	switch (p->id) {
-	case FL_TG_STOCK:
-		return ad * 64 > in->contrib;
-	case FL_TG_FORCE:
-		return true;
-	case FL_TG_NONZERO:
-		return ad != 0;
-	case FL_TG_RELATIVE:
-		return ad * p->arg > in->contrib;
-	case FL_TG_TURNER1:
-		return ad * (FL_SITE_IS_FORCED(in->site) ? 16 : 8) > in->contrib;
-	case FL_TG_TURNER2:
-		return ad * (FL_SITE_IS_FORCED(in->site) ?
-			     fl_nonzero(in->nr_cpus) : 8) > in->contrib;
-	case FL_TG_FIXED:
-		return ad > p->arg;
-	case FL_TG_LOG2:
-		return ad > (u64)p->arg * (1 + fl_ilog2(in->nr_cpus));
-	case FL_TG_RATELIMIT:
-		/* 6.7 (1528c661c24b): the time gate first, then stock. */
-		if (in->since_ns < (u64)p->arg * 1000)
-			return false;
-		return ad * 64 > in->contrib;
-	case FL_TG_BUDGET:
-		/*
-		 * Each of nr_cpus cfs_rqs may hold back at most its share
-		 * of E% of the group's published load, so that the sum of
-		 * what is held back, |tg->load_avg - sum(load)|, stays
-		 * within E% of tg->load_avg:
-		 *   |delta| > tg_load_avg * E / (100 * nr_cpus)
-		 */
-		if (in->tg_load_avg <= 0)
-			return ad != 0;
-		return ad * 100 * fl_nonzero(in->nr_cpus) >
-		       (u64)in->tg_load_avg * p->arg;
-	}
-	return ad * 64 > in->contrib;	/* unknown id: behave as the kernel */
+	fl_tg_rule_make(p, in->nr_cpus, &r);
+	return fl_tg_rule_decide(&r, in);
 }
 
 bool fl_idlest_decide(u32 policy, const struct fl_sg_stats *idlest,

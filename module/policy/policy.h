@@ -45,7 +45,39 @@ struct fl_tg_policy_desc {
 };
 extern const struct fl_tg_policy_desc fl_tg_policy_descs[FL_TG_NR_POLICIES];
 
-/* True when the attempt must publish delta into tg->load_avg. */
+/*
+ * A policy made ready for one machine (fl_tg_rule_make()): its rule is one
+ * of four shapes, with the constants that depend only on the policy and
+ * nr_cpus already computed, so that the kernel does that once per switch
+ * and not on every attempt.  Publish when:
+ *   SCALED  |delta| * (forced site ? b : a) > contrib
+ *   ABOVE   |delta| > a  (signed: a = -1 publishes every attempt)
+ *   GATED   since_ns >= a  and  |delta| * 64 > contrib
+ *   BUDGET  |delta| * a > tg_load_avg * b, or |delta| > 0 when
+ *           tg_load_avg <= 0
+ */
+enum fl_tg_rule_shape {
+	FL_RULE_SCALED,
+	FL_RULE_ABOVE,
+	FL_RULE_GATED,
+	FL_RULE_BUDGET,
+};
+
+struct fl_tg_rule {
+	u32 shape;	/* enum fl_tg_rule_shape */
+	s64 a, b;
+};
+
+void fl_tg_rule_make(const struct fl_tg_policy *p, u32 nr_cpus,
+		     struct fl_tg_rule *r);
+
+/*
+ * True when the attempt must publish delta into tg->load_avg; @r made for
+ * in->nr_cpus.  The kernel's hot path (module/tg_update.c).
+ */
+bool fl_tg_rule_decide(const struct fl_tg_rule *r, const struct fl_tg_input *in);
+
+/* The same decision from the policy itself (makes the rule, then decides). */
 bool fl_tg_decide(const struct fl_tg_policy *p, const struct fl_tg_input *in);
 
 /* True when @group replaces @idlest (NULL-free: idlest stats are always given). */

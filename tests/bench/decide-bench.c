@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * decide-bench: calls fl_tg_decide() (module/policy/policy.c, compiled as
+ * decide-bench: calls fl_tg_rule_decide() (module/policy/policy.c, compiled as
  * its own translation unit so the calls are real calls) N times for one
  * policy on a precomputed, realistic input mix.  Run under callgrind by
- * bench-module.sh: instructions per decision = Ir(fl_tg_decide, inclusive)
+ * bench-module.sh: instructions per decision = Ir(fl_tg_rule_decide, inclusive)
  * / N.
  *
  *   decide-bench POLICY [N]
@@ -36,6 +36,7 @@ int main(int argc, char **argv)
 				       10, 9, 12, 14, 12, 14, 7 };
 	static struct fl_tg_input in[NIN];
 	struct fl_tg_policy p;
+	struct fl_tg_rule r;
 	long n = argc > 2 ? atol(argv[2]) : 1000000, i;
 	unsigned long writes = 0;
 
@@ -62,8 +63,9 @@ int main(int argc, char **argv)
 		in[i].nr_cpus = 4;
 		in[i].site = sites[rnd() % 20];
 	}
+	fl_tg_rule_make(&p, 4, &r);	/* as the kernel does at a switch */
 	for (i = 0; i < n; i++)
-		writes += fl_tg_decide(&p, &in[i & (NIN - 1)]);
+		writes += fl_tg_rule_decide(&r, &in[i & (NIN - 1)]);
 	printf("%s: %ld decisions, %lu writes\n", argv[1], n, writes);
 	return 0;
 }

@@ -159,6 +159,96 @@ static void test_tg(void)
 	      fl_ilog2(0) == 0, "ilog2");
 }
 
+/*
+ * The rules as DESIGN.md states them, with divisions, as the kernel
+ * writes "abs(delta) > cfs_rq->tg_load_avg_contrib / 64": an independent
+ * statement to hold the division-free rules of policy.c against.
+ */
+static int reference(unsigned id, unsigned arg, long long delta,
+		     unsigned long long contrib, long long tg,
+		     unsigned long long since, unsigned nr, unsigned site)
+{
+	unsigned long long ad = delta < 0 ? -(unsigned long long)delta : (unsigned long long)delta;
+	unsigned long long n = nr ? nr : 1, l2 = 0;
+	int forced = site == FL_SITE_BLOCKED_DIRECT;
+
+	while (nr >> (l2 + 1))
+		l2++;
+	switch (id) {
+	case FL_TG_FORCE: return 1;
+	case FL_TG_NONZERO: return ad != 0;
+	case FL_TG_RELATIVE: return ad > contrib / arg;
+	case FL_TG_TURNER1: return ad > contrib / (forced ? 16 : 8);
+	case FL_TG_TURNER2: return ad > contrib / (forced ? n : 8);
+	case FL_TG_FIXED: return ad > arg;
+	case FL_TG_LOG2: return ad > arg * (1 + l2);
+	case FL_TG_RATELIMIT:
+		return since >= arg * 1000ULL && ad > contrib / 64;
+	case FL_TG_BUDGET:
+		if (tg <= 0)
+			return ad != 0;
+		return ad > (unsigned long long)tg * arg / (100 * n);
+	default: return ad > contrib / 64;
+	}
+}
+
+/*
+ * Random inputs over the policies' whole argument ranges, each decided
+ * with a rule made once (as the kernel does at a switch) and checked
+ * against the reference.  Integer floor semantics: a > floor(c / N) is
+ * a * N > c, which the reference exercises at every boundary it hits.
+ */
+static void test_tg_reference(void)
+{
+	static const unsigned args[][4] = {
+		[FL_TG_RELATIVE] = { 1, 8, 64, 4096 },
+		[FL_TG_FIXED] = { 0, 16, 1000, 1u << 20 },
+		[FL_TG_LOG2] = { 0, 1, 8, 1u << 16 },
+		[FL_TG_RATELIMIT] = { 1, 1000, 4000, 1000000 },
+		[FL_TG_BUDGET] = { 1, 5, 50, 100 },
+	};
+	static const unsigned nrs[] = { 0, 1, 2, 3, 4, 7, 8, 64, 224, 8192 };
+	unsigned long long x = 88172645463325252ULL;
+	unsigned id, a, k, bad = 0, n = 0;
+
+	for (id = 0; id < FL_TG_NR_POLICIES + 2; id++) {	/* + unknown ids */
+		for (a = 0; a < 4; a++) {
+			unsigned arg = id < FL_TG_NR_POLICIES ? args[id][a] : 0;
+			unsigned nr = nrs[(id * 4 + a) % 10];
+			struct fl_tg_policy p = { id, arg };
+			struct fl_tg_rule r;
+
+			fl_tg_rule_make(&p, nr, &r);
+			for (k = 0; k < 20000; k++) {
+				struct fl_tg_input in;
+				unsigned long long c;
+				long long d;
+
+				x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+				c = x % (1ULL << (x >> 58 & 31));	/* contrib up to 2^31 */
+				d = (long long)(x >> 20) % (long long)(c / (1 + (x >> 40) % 70) + 2);
+				if (x & 1)
+					d = -d;
+				in.delta = d;
+				in.contrib = c;
+				in.tg_load_avg = (long long)(x % 100000) - 10;
+				in.since_ns = x & 2 ? FL_SINCE_NEVER : x % 2000000000ULL;
+				in.nr_cpus = nr;
+				in.site = (unsigned)(x >> 33) % FL_NR_SITES;
+				n++;
+				if (fl_tg_rule_decide(&r, &in) !=
+				    reference(id, arg, in.delta, in.contrib,
+					      in.tg_load_avg, in.since_ns, nr,
+					      in.site) ||
+				    fl_tg_decide(&p, &in) !=
+				    fl_tg_rule_decide(&r, &in))
+					bad++;
+			}
+		}
+	}
+	CHECK(bad == 0, "rules == reference with divisions: %u of %u differ", bad, n);
+}
+
 static void parse_ok(const char *s, unsigned id, unsigned arg, const char *canon)
 {
 	struct fl_tg_policy p = { 99, 99 };
@@ -220,6 +310,7 @@ int main(void)
 {
 	test_idlest();
 	test_tg();
+	test_tg_reference();
 	test_parse();
 	printf("%s - policy unit tests (%d checks, %d failed)\n",
 	       fails ? "not ok" : "ok", checks, fails);

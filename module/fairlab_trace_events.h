@@ -17,6 +17,14 @@
 #include <linux/tracepoint.h>
 #include "policy/policy.h"
 
+/*
+ * First probe on tg_info or cpu_topology (tracing of them starts): have
+ * fairlab.ko describe every group and CPU (fairlab_trace.c).
+ */
+int fl_trace_describe_reg(void);
+void fl_trace_describe_unreg(void);
+void fairlab_trace_set_describe(void (*fn)(void));
+
 /* One tg->load_avg update attempt on a non-root task group. */
 TRACE_EVENT(tg_update,
 	TP_PROTO(u64 tg, int cfs_cpu, u64 load, u64 contrib, s64 delta,
@@ -135,8 +143,12 @@ TRACE_EVENT(policy_switch,
 		  __entry->new_policy, __entry->new_arg)
 );
 
-/* Names a task group: id -> parent id, depth, and its cgroup name. */
-TRACE_EVENT(tg_info,
+/*
+ * Names a task group: id -> parent id, depth, and its cgroup name.  Every
+ * group is named when tracing of this event starts, at patch time, and on
+ * request (/sys/kernel/fairlab/describe).
+ */
+TRACE_EVENT_FN(tg_info,
 	TP_PROTO(u64 tg, u64 parent, u32 level, const char *name),
 	TP_ARGS(tg, parent, level, name),
 	TP_STRUCT__entry(
@@ -152,11 +164,12 @@ TRACE_EVENT(tg_info,
 		__assign_str(name, name);
 	),
 	TP_printk("tg=%llx parent=%llx level=%u name=%s", __entry->tg,
-		  __entry->parent, __entry->level, __get_str(name))
+		  __entry->parent, __entry->level, __get_str(name)),
+	fl_trace_describe_reg, fl_trace_describe_unreg
 );
 
-/* Places a CPU: its NUMA node and its last-level-cache id. */
-TRACE_EVENT(cpu_topology,
+/* Places a CPU: its NUMA node and its last-level-cache id (as tg_info). */
+TRACE_EVENT_FN(cpu_topology,
 	TP_PROTO(int cpu, int node, int llc),
 	TP_ARGS(cpu, node, llc),
 	TP_STRUCT__entry(
@@ -170,7 +183,8 @@ TRACE_EVENT(cpu_topology,
 		__entry->llc = llc;
 	),
 	TP_printk("cpu=%d node=%d llc=%d", __entry->cpu, __entry->node,
-		  __entry->llc)
+		  __entry->llc),
+	fl_trace_describe_reg, fl_trace_describe_unreg
 );
 
 /*

@@ -22,6 +22,7 @@
 #include <linux/module.h>
 #include "port.h"
 #include "fairlab.h"
+#include "fairlab_trace_events.h"
 
 u32 fl_nr_cpus __read_mostly;	/* set by fl_params_init() */
 
@@ -117,6 +118,8 @@ static int __init fl_init(void)
 	ret = klp_enable_patch(&fl_klp_patch);
 	if (ret)
 		goto err_kobj;
+	/* from now on, tracing that starts gets the groups and CPUs named */
+	fairlab_trace_set_describe(fl_describe);
 	return 0;
 
 err_kobj:
@@ -131,6 +134,7 @@ err_stats:
 static void __exit fl_exit(void)
 {
 	/* klp guarantees no task runs the replacements any more. */
+	fairlab_trace_set_describe(NULL);
 	kobject_put(fl_kobj);
 	fl_audit_exit();
 	fl_pubtime_exit();

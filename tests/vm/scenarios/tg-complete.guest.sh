@@ -29,6 +29,25 @@ load_mod fairlab_trace || exit 1
 load_lp fairlab tg_policy=stock || exit 1
 tg_autogroup_on
 tg_tree
+
+# Issue 3, 2: a plain "trace-cmd record -e fairlab" names every task group
+# and CPU by itself (tg_info, cpu_topology when their tracing starts), no
+# describe request needed.  Before the load, so that the groups are those
+# the audit lists.
+record_start named -e fairlab || exit 1
+sleep 3
+record_stop named
+trace-cmd report -i "$FL_OUT/named.dat" >/tmp/named.txt 2>&1
+possible=$(awk -F- '{ print ($2 == "" ? $1 : $2) + 1 }' /sys/devices/system/cpu/possible)
+assert_eq "trace start: cpu_topology for each of the $possible possible CPUs" \
+	"$possible" "$(grep -c 'cpu_topology:' /tmp/named.txt)"
+sed -n 's/.*tg_info:.* tg=\([0-9a-f]*\) .*/\1/p' /tmp/named.txt |
+	while read -r h; do printf '%d\n' "0x$h"; done >/tmp/named.ids
+awk '!/^#/ { print $1 }' /sys/kernel/fairlab/audit >/tmp/audit.ids
+missing=$(awk 'FILENAME == ARGV[1] { a[$1]; next } !($1 in a) { m++ }
+	END { print m + 0 }' /tmp/named.ids /tmp/audit.ids)
+check "trace start: tg_info names the $(wc -l </tmp/audit.ids) audited groups ($missing missing)" \
+	test "$missing" = 0 -a -s /tmp/audit.ids -a -s /tmp/named.ids
 # a kprobe event on the snapshot callback places each snapshot in the
 # recording (not "-p function -l": trace-cmd's teardown of the function
 # tracer hung this TCG guest)

@@ -16,6 +16,7 @@
 #include "decompress.h"
 #include "reader.h"
 #include "guard.h"
+#include "pages.h"
 #include "pipe.h"
 #include "trim.h"
 #include "tracecmd_private.h"
@@ -26,6 +27,7 @@ struct fl_reader {
 	struct fl_read_info info;
 	struct fa_engine *e;
 	struct fl_pipe *pipe;		/* the engine's thread, NULL: inline */
+	struct fl_pages *pages;		/* page-by-page reading state */
 	bool engine_failed;
 	bool abandoned;			/* h left inconsistent: never close it */
 	bool looped;			/* more records than the data holds */
@@ -405,6 +407,31 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec,
 	return ret;
 }
 
+/* The same for fl_pages_iterate(). */
+static int on_page_record(struct tep_record *rec, void *arg)
+{
+	return on_record(NULL, rec, rec->cpu, arg);
+}
+
+/*
+ * Every record to on_record(), page by page (pages.h) unless
+ * FAIRLAB_PAGES=0 or the file needs libtracecmd's timestamp corrections:
+ * then record by record.
+ */
+static int iterate(struct fl_reader *r, char *err, size_t errlen)
+{
+	const char *env = getenv("FAIRLAB_PAGES");
+	int ret = FL_PAGES_UNSUPPORTED;
+
+	if (!env || strcmp(env, "0"))
+		ret = fl_pages_iterate(r->h, &r->pages, on_page_record, r, err, errlen);
+	fl_pages_free(r->pages);
+	r->pages = NULL;
+	if (ret == FL_PAGES_UNSUPPORTED)
+		ret = tracecmd_iterate_events(r->h, NULL, 0, on_record, r);
+	return ret;
+}
+
 int fl_reader_run(struct fl_reader *r, struct fa_engine *e, char *err,
 		  size_t errlen)
 {
@@ -416,6 +443,8 @@ int fl_reader_run(struct fl_reader *r, struct fa_engine *e, char *err,
 	jumped = sigsetjmp(fl_guard_env, 1);
 	if (jumped) {
 		fl_guard_disarm();
+		fl_pages_free(r->pages);
+		r->pages = NULL;
 		if (r->pipe)
 			fl_pipe_abort(r->pipe);
 		r->pipe = NULL;
@@ -429,7 +458,8 @@ int fl_reader_run(struct fl_reader *r, struct fa_engine *e, char *err,
 		return -1;
 	}
 	fl_guard_arm(secs);
-	ret = tracecmd_iterate_events(r->h, NULL, 0, on_record, r);
+	err[0] = '\0';
+	ret = iterate(r, err, errlen);
 	fl_guard_disarm();
 	if (r->pipe && fl_pipe_finish(r->pipe))
 		r->engine_failed = true;
@@ -444,7 +474,8 @@ int fl_reader_run(struct fl_reader *r, struct fa_engine *e, char *err,
 		return -1;
 	}
 	if (ret < 0) {
-		snprintf(err, errlen, "libtracecmd stopped reading the records (out of memory?)");
+		if (!err[0])
+			snprintf(err, errlen, "libtracecmd stopped reading the records (out of memory?)");
 		return -1;
 	}
 	return 0;

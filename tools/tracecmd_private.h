@@ -27,6 +27,13 @@ struct tracecmd_input *tracecmd_alloc_fd(int fd, int flags);
 int tracecmd_read_headers(struct tracecmd_input *handle, int state);
 int tracecmd_get_parsing_failures(struct tracecmd_input *handle);
 
+/* Reading page by page (pages.c). */
+int tracecmd_page_size(struct tracecmd_input *handle);
+struct tep_record *tracecmd_peek_data(struct tracecmd_input *handle, int cpu);
+/* The mapped ring-buffer page a record lies in, and the record in it. */
+void *tracecmd_record_page(struct tracecmd_input *handle, struct tep_record *record);
+void *tracecmd_record_offset(struct tracecmd_input *handle, struct tep_record *record);
+
 /* Copying a file (trace-cmd convert): state TRACECMD_FILE_CPU_FLYRECORD
  * of enum tracecmd_file_states copies headers, options and CPU data. */
 #define TRACECMD_FILE_CPU_FLYRECORD_STATE 11

@@ -20,6 +20,7 @@
 #include "pipe.h"
 #include "trim.h"
 #include "tracecmd_private.h"
+#include "warnings.h"
 
 struct fl_reader {
 	struct tracecmd_input *h;
@@ -497,21 +498,12 @@ void fl_read_warnings(const struct fl_read_info *in,
 {
 	char msg[256];
 
-	if (in->lost_events) {
-		snprintf(msg, sizeof(msg), "%llu events lost in the ring buffer: counts, writer switches and errors are incomplete (record with a larger -b)",
-			 (unsigned long long)in->lost_events);
-		emit(msg, arg);
-	}
-	if (in->lost_unknown) {
-		snprintf(msg, sizeof(msg), "the ring buffer lost events of unknown number before %llu records",
-			 (unsigned long long)in->lost_unknown);
-		emit(msg, arg);
-	}
-	if (in->overruns) {
-		snprintf(msg, sizeof(msg), "the saved ring buffer statistics report %llu overrun or dropped events",
-			 (unsigned long long)in->overruns);
-		emit(msg, arg);
-	}
+	fl_warn_count(emit, arg, in->lost_events,
+		      "%llu events lost in the ring buffer: counts, writer switches and errors are incomplete (record with a larger -b)");
+	fl_warn_count(emit, arg, in->lost_unknown,
+		      "the ring buffer lost events of unknown number before %llu records");
+	fl_warn_count(emit, arg, in->overruns,
+		      "the saved ring buffer statistics report %llu overrun or dropped events");
 	if (!in->clock[0]) {
 		emit("the recording does not say which trace clock it used (trace-cmd's default is 'local', per CPU): ordering across CPUs may be wrong",
 		     arg);
@@ -528,14 +520,9 @@ void fl_read_warnings(const struct fl_read_info *in,
 		emit("no uncompressed copy could be made in $TMPDIR: the compressed data is read in place, which libtracecmd 1.3 does slowly and with memory growing with the recording",
 		     arg);
 	}
-	if (in->short_records) {
-		snprintf(msg, sizeof(msg), "%llu fairlab records shorter than their format were skipped (corrupt data)",
-			 (unsigned long long)in->short_records);
-		emit(msg, arg);
-	}
-	if (in->parse_failures) {
-		snprintf(msg, sizeof(msg), "%d event formats in the file could not be parsed",
-			 in->parse_failures);
-		emit(msg, arg);
-	}
+	fl_warn_count(emit, arg, in->short_records,
+		      "%llu fairlab records shorter than their format were skipped (corrupt data)");
+	if (in->parse_failures > 0)
+		fl_warn_count(emit, arg, (unsigned long long)in->parse_failures,
+			      "%llu event formats in the file could not be parsed");
 }

@@ -35,10 +35,9 @@ static const struct fl_col group_cols[] = {
 	{ "gap_load", "gap(load)", FL_S64, 0, 0 },
 	{ "contrib_jumps_n", "missed(n)", FL_U64, 0, 0 },
 };
-static const struct fl_table group_table = {
-	"groups", "Task groups, ranked by writer switches (cacheline transfers of tg->load_avg)",
-	sizeof(group_cols) / sizeof(group_cols[0]), group_cols,
-};
+static const struct fl_table group_table =
+	FL_TABLE("groups", "Task groups, ranked by writer switches (cacheline transfers of tg->load_avg)",
+		 group_cols);
 
 static const struct fa_segment *sort_seg;
 
@@ -58,7 +57,7 @@ static int by_contention(const void *a, const void *b)
 static void emit_groups(struct fl_report *r, struct fl_emit *em,
 			const struct fa_segment *s)
 {
-	struct fl_val v[sizeof(group_cols) / sizeof(group_cols[0])];
+	struct fl_val v[FL_NCOLS(group_cols)];
 	u32 *order = malloc((s->nr_tgs + 1) * sizeof(*order));
 	u32 n = 0, i, shown;
 	char name[256];
@@ -114,15 +113,14 @@ static const struct fl_col cpu_cols[] = {
 	{ "remote_n", "remote(n)", FL_U64, 0, 0 },
 	{ "idlest_n", "idlest(n)", FL_U64, 0, 0 },
 };
-static const struct fl_table cpu_table = {
-	"cpus", "CPUs (executing): switch_in = writes that pulled the line from another CPU, remote = attempts on another CPU's cfs_rq",
-	sizeof(cpu_cols) / sizeof(cpu_cols[0]), cpu_cols,
-};
+static const struct fl_table cpu_table =
+	FL_TABLE("cpus", "CPUs (executing): switch_in = writes that pulled the line from another CPU, remote = attempts on another CPU's cfs_rq",
+		 cpu_cols);
 
 static void emit_cpus(struct fl_report *r, struct fl_emit *em,
 		      const struct fa_segment *s)
 {
-	struct fl_val v[sizeof(cpu_cols) / sizeof(cpu_cols[0])];
+	struct fl_val v[FL_NCOLS(cpu_cols)];
 	u32 i;
 
 	em->t = &cpu_table;
@@ -157,14 +155,13 @@ static const struct fl_col site_cols[] = {
 	{ "skip_pct", "skip(%)", FL_DBL, 1, 0 },
 	{ "writes_per_s", "writes(1/s)", FL_DBL, 1, 0 },
 };
-static const struct fl_table site_table = {
-	"sites", "Call sites (the replaced kernel path of each attempt)",
-	sizeof(site_cols) / sizeof(site_cols[0]), site_cols,
-};
+static const struct fl_table site_table =
+	FL_TABLE("sites", "Call sites (the replaced kernel path of each attempt)",
+		 site_cols);
 
 static void emit_sites(struct fl_emit *em, const struct fa_segment *s)
 {
-	struct fl_val v[sizeof(site_cols) / sizeof(site_cols[0])];
+	struct fl_val v[FL_NCOLS(site_cols)];
 	char name[32];
 	u32 i;
 
@@ -194,10 +191,9 @@ static const struct fl_col tgpol_cols[] = {
 	{ "attempts_n", "attempts(n)", FL_U64, 0, 0 },
 	{ "attempts_pct", "share(%)", FL_DBL, 1, 0 },
 };
-static const struct fl_table tgpol_table = {
-	"tg_policies", "tg_update records per policy id in the records",
-	sizeof(tgpol_cols) / sizeof(tgpol_cols[0]), tgpol_cols,
-};
+static const struct fl_table tgpol_table =
+	FL_TABLE("tg_policies", "tg_update records per policy id in the records",
+		 tgpol_cols);
 
 static void emit_tg_policies(struct fl_emit *em, const struct fa_segment *s)
 {
@@ -226,14 +222,13 @@ static const struct fl_col idlest_cols[] = {
 	{ "decisions_per_s", "decisions(1/s)", FL_DBL, 1, 0 },
 	{ "mismatch_n", "mismatch(n)", FL_U64, 0, 0 },
 };
-static const struct fl_table idlest_table = {
-	"idlest", "update_pick_idlest decisions per policy and verdict (mismatch: policy.c decides otherwise)",
-	sizeof(idlest_cols) / sizeof(idlest_cols[0]), idlest_cols,
-};
+static const struct fl_table idlest_table =
+	FL_TABLE("idlest", "update_pick_idlest decisions per policy and verdict (mismatch: policy.c decides otherwise)",
+		 idlest_cols);
 
 static void emit_idlest(struct fl_emit *em, const struct fa_segment *s)
 {
-	struct fl_val v[sizeof(idlest_cols) / sizeof(idlest_cols[0])];
+	struct fl_val v[FL_NCOLS(idlest_cols)];
 	char name[32];
 	u32 i;
 
@@ -268,13 +263,12 @@ static const struct fl_col hist_cols[] = {
 	{ "cum_pct", "cum(%)", FL_DBL, 2, 0 },
 	{ "bar", "", FL_STR, 0, 40 },
 };
-static const struct fl_table hist_table = {
-	"hist", "|E| log2 histogram, time-weighted over all groups (group-seconds)",
-	sizeof(hist_cols) / sizeof(hist_cols[0]), hist_cols,
-};
+static const struct fl_table hist_table =
+	FL_TABLE("hist", "|E| log2 histogram, time-weighted over all groups (group-seconds)",
+		 hist_cols);
 /* CSV and JSON carry no bar column. */
 static const struct fl_table hist_table_data = {
-	"hist", "", sizeof(hist_cols) / sizeof(hist_cols[0]) - 1, hist_cols,
+	"hist", "", FL_NCOLS(hist_cols) - 1, hist_cols,
 };
 
 static void emit_hist(struct fl_report *r, struct fl_emit *em,

@@ -48,6 +48,10 @@ struct fl_table {
 	const struct fl_col *cols;
 };
 
+/* Columns in the array @cols, and a table of all of them. */
+#define FL_NCOLS(cols) ((int)(sizeof(cols) / sizeof((cols)[0])))
+#define FL_TABLE(name, title, cols) { (name), (title), FL_NCOLS(cols), (cols) }
+
 /*
  * One table being written.  @lead: columns that CSV rows start with
  * (file, segment) to keep rows of several tables or files apart; text

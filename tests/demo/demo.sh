@@ -52,13 +52,13 @@ for t in qemu-system-x86_64 gnuplot; do
 done
 mkdir -p "$out"
 
-# progress: the guest's "# demo:" lines with the host's elapsed time
+# progress NAME: the guest's "# demo:" lines with the host's elapsed time
 progress() {
 	local l
 	while IFS= read -r l; do
 		case $l in
-		"# demo: "*) printf '[%3d:%02d] %s\n' $(((SECONDS - t0) / 60)) $(((SECONDS - t0) % 60)) "${l#"# demo: "}" ;;
-		"not ok"*|"ok - demo:"*) printf '[%3d:%02d] %s\n' $(((SECONDS - t0) / 60)) $(((SECONDS - t0) % 60)) "$l" ;;
+		"# demo: "*) printf '[%3d:%02d] %s: %s\n' $(((SECONDS - t0) / 60)) $(((SECONDS - t0) % 60)) "$1" "${l#"# demo: "}" ;;
+		"not ok"*|"ok - demo:"*) printf '[%3d:%02d] %s: %s\n' $(((SECONDS - t0) / 60)) $(((SECONDS - t0) % 60)) "$1" "$l" ;;
 		esac
 	done
 }
@@ -72,12 +72,11 @@ vm() {
 	set +e
 	tests/vm/run-scenario.sh "${opts[@]}" --timeout "$tmo" --out "$out/vm-$name" \
 		--append "$*" -v tests/demo/demo.guest.sh 2>&1 |
-		tee "$out/vm-$name.log" | progress
+		tee "$out/vm-$name.log" | progress "$name"
 	rc=${PIPESTATUS[0]}
 	set -e
 	if [ "$rc" != 0 ]; then
 		echo "demo: the $name VM run FAILED (log: $out/vm-$name.log, console: $out/vm-$name/console.log)" >&2
-		failed="$failed $name"
 		return 1
 	fi
 }
@@ -90,18 +89,24 @@ echo "demo: $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) host cores; QUICK=$QUIC
 echo "demo: output in $out"
 
 # guest time per recording: the workload plus ~3 s of trace-cmd start/stop;
-# TCG on a shared host is slower, hence the factor 3
+# TCG on a shared host is slower, hence the factor 3.  Each VM runs its
+# vCPUs on one host thread (run-scenario.sh --tcg), so with two host cores
+# the two VMs run side by side.
 tmo=$(( 90 + 3 * npol * DEMO_ROUNDS * (DEMO_SECS + 3) ))
-echo "demo: VM 1/2: tg->load_avg policies, 4 vCPUs in 2 NUMA nodes (limit ${tmo}s)"
+echo "demo: VM tg: tg->load_avg policies, 4 vCPUs in 2 NUMA nodes (limit ${tmo}s)"
 failed=
 vm tg "$tmo" --smp 4 --numa --mem 2048 -- \
-	"DEMO_ROUNDS=$DEMO_ROUNDS DEMO_SECS=$DEMO_SECS DEMO_POLICIES=$DEMO_POLICIES DEMO_IDLEST=none" || true
+	"DEMO_ROUNDS=$DEMO_ROUNDS DEMO_SECS=$DEMO_SECS DEMO_POLICIES=$DEMO_POLICIES DEMO_IDLEST=none" &
+tgpid=$!
+[ "$(nproc)" -ge 2 ] || { wait $tgpid || failed="$failed tg"; tgpid=; }
 if [ "$nidl" -gt 0 ]; then
 	tmo=$(( 90 + 3 * nidl * DEMO_IDLEST_ROUNDS * (DEMO_SECS + 3) ))
-	echo "demo: VM 2/2: update_pick_idlest policies on a fork burst, 4 vCPUs in 1 node (limit ${tmo}s)"
+	echo "demo: VM idlest: update_pick_idlest policies on a fork burst, 4 vCPUs in 1 node (limit ${tmo}s)"
 	vm idlest "$tmo" --smp 4 --mem 1024 -- \
-		"DEMO_ROUNDS=0 DEMO_SECS=$DEMO_SECS DEMO_POLICIES=none DEMO_IDLEST=$DEMO_IDLEST DEMO_IDLEST_ROUNDS=$DEMO_IDLEST_ROUNDS" || true
+		"DEMO_ROUNDS=0 DEMO_SECS=$DEMO_SECS DEMO_POLICIES=none DEMO_IDLEST=$DEMO_IDLEST DEMO_IDLEST_ROUNDS=$DEMO_IDLEST_ROUNDS" ||
+		failed="$failed idlest"
 fi
+[ -z "$tgpid" ] || wait $tgpid || failed="$failed tg"
 
 # ------------------------------------------------ recordings in one place
 # (a failed VM run brings back its console only: its part is missing below)

@@ -19,6 +19,7 @@ struct fl_stream {
 	unsigned long long page_off;	/* file offset of the page */
 	void *data;			/* the current event, NULL: no more */
 	unsigned long long ts;
+	bool first;			/* data is the first event delivered of the page */
 };
 
 struct fl_pages {
@@ -63,6 +64,7 @@ static int locate(struct fl_pages *p, struct tracecmd_input *h, int i,
 	s->page_off = rec->offset - (unsigned long long)(at - page);
 	s->data = data;
 	s->ts = ts;
+	s->first = true;
 	return 0;
 }
 
@@ -93,12 +95,40 @@ static int next_page(struct fl_pages *p, struct tracecmd_input *h, int i)
 	return cpu == i ? -1 : 1;
 }
 
+/* Stream @a's event comes before stream @b's (a != b, both live). */
+static bool before(const struct fl_pages *p, int a, int b)
+{
+	return p->s[a].ts < p->s[b].ts || (p->s[a].ts == p->s[b].ts && a < b);
+}
+
+/*
+ * tracecmd_iterate_events()'s choice: the earliest event, the lowest CPU
+ * index on ties; -1 when none is left.  @second: the runner-up, or -1.
+ */
+static int pick(const struct fl_pages *p, int *second)
+{
+	int i, best = -1, next = -1;
+
+	for (i = 0; i < p->n; i++) {
+		if (!p->s[i].data)
+			continue;
+		if (best < 0 || before(p, i, best)) {
+			next = best;
+			best = i;
+		} else if (next < 0 || before(p, i, next)) {
+			next = i;
+		}
+	}
+	*second = next;
+	return best;
+}
+
 int fl_pages_iterate(struct tracecmd_input *h, struct fl_pages **state,
 		     int (*cb)(struct tep_record *rec, void *arg), void *arg,
 		     char *err, size_t errlen)
 {
 	struct tep_handle *tep = tracecmd_get_tep(h);
-	int n = tracecmd_cpus(h), i, best, ret = 0;
+	int n = tracecmd_cpus(h), i, best, other, ret = 0;
 	struct tep_record rec, *peek;
 	struct fl_stream *s;
 	struct fl_pages *p;
@@ -139,21 +169,16 @@ int fl_pages_iterate(struct tracecmd_input *h, struct fl_pages **state,
 
 	memset(&rec, 0, sizeof(rec));
 	rec.ref_count = 1;
-	for (;;) {
-		/* tracecmd_iterate_events()'s order: earliest, lowest CPU on ties */
-		best = -1;
-		for (i = 0; i < n; i++)
-			if (p->s[i].data && (best < 0 || p->s[i].ts < p->s[best].ts))
-				best = i;
-		if (best < 0)
-			break;
+	best = pick(p, &other);
+	while (best >= 0) {
 		s = &p->s[best];
 		rec.ts = s->ts;
 		rec.data = s->data;
 		rec.size = kbuffer_event_size(s->kb);
 		rec.cpu = s->anchor->cpu;
-		rec.offset = s->page_off + (unsigned long long)kbuffer_curr_offset(s->kb);
-		rec.missed_events = kbuffer_missed_events(s->kb);
+		/* Only a page's first event can have missed events (kbuffer.h). */
+		rec.missed_events = s->first ? kbuffer_missed_events(s->kb) : 0;
+		s->first = false;
 		/* A corrupt length cannot make the decoder read past the page. */
 		end = s->page + p->page_size;
 		if (rec.size < 0 || rec.size > end - (char *)rec.data)
@@ -168,6 +193,12 @@ int fl_pages_iterate(struct tracecmd_input *h, struct fl_pages **state,
 			ret = -2;
 			break;
 		}
+		/*
+		 * The other streams have not moved: the same one goes on while
+		 * it is still first (runs of records of one CPU are the rule).
+		 */
+		if (!s->data || (other >= 0 && !before(p, best, other)))
+			best = pick(p, &other);
 	}
 	for (i = 0; i < n; i++) {
 		tracecmd_free_record(p->s[i].anchor);

@@ -10,7 +10,9 @@
 #  - what the file says about itself (version, compression, clock) and the
 #    warnings a lossy, local-clock recording deserves;
 #  - the engine on its own thread (tools/pipe.h, the default) reports
-#    byte for byte what it reports fed inline (FAIRLAB_THREADS=0).
+#    byte for byte what it reports fed inline (FAIRLAB_THREADS=0), and
+#    reading page by page (tools/pages.h, the default) what reading
+#    record by record with tracecmd_iterate_events() does (FAIRLAB_PAGES=0).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tools/test/tap.sh"
@@ -116,16 +118,20 @@ check "lossy: warnings repeated in the text report" grep -q "warning: .*events l
 check "lossy: lost events counted in the JSON" \
 	eval 'grep -q "\"lost_n\": [1-9]" "$tmp/out" && grep -q "\"clock_global\": false" "$tmp/out"'
 
-# ---- the pipeline changes nothing ----
+# ---- the pipeline and the page-by-page reading change nothing ----
 for f in "$DATA/analyzer-numa.dat" "$DATA/analyzer-local-lossy.dat" \
-	 "$WORK/analyzer-numa.v6.dat"; do
-	same=1
+	 "$WORK/analyzer-numa.v6.dat" "$WORK/analyzer-local-lossy.v7raw.dat"; do
+	same=1 pages=1
 	for fmt in --json --csv --top=0; do
 		"$FAIRLAB" report $fmt "$f" >"$tmp/thr" 2>"$tmp/thr.err"
 		FAIRLAB_THREADS=0 "$FAIRLAB" report $fmt "$f" >"$tmp/inl" 2>"$tmp/inl.err"
 		cmp -s "$tmp/thr" "$tmp/inl" && cmp -s "$tmp/thr.err" "$tmp/inl.err" &&
 			test -s "$tmp/thr" || same=0
+		FAIRLAB_PAGES=0 FAIRLAB_THREADS=0 "$FAIRLAB" report $fmt "$f" >"$tmp/rec" 2>"$tmp/rec.err"
+		cmp -s "$tmp/thr" "$tmp/rec" && cmp -s "$tmp/thr.err" "$tmp/rec.err" || pages=0
 	done
+	check "$(basename "$f"): report identical read page by page and record by record" \
+		test $pages = 1
 	"$FAIRLAB" plot --gnuplot=true --bin=10 -o "$tmp/pt" "$f" >/dev/null 2>&1
 	FAIRLAB_THREADS=0 "$FAIRLAB" plot --gnuplot=true --bin=10 -o "$tmp/pi" "$f" >/dev/null 2>&1
 	for t in "$tmp"/pt/*.tsv; do

@@ -101,8 +101,15 @@ peak_rss_kb() {
 
 printf 'recording: %s (%s MB, trace.dat v7 zstd), %d fairlab records\n' \
 	"${big#$top/}" "$(($(stat -c %s "$big") / 1048576))" "$n"
+# fairlab uses a second core when there is one free (tools/pipe.h): say how
+# busy the host was
+printf 'host: %d CPUs, load average %s before the runs\n' "$(nproc)" \
+	"$(cut -d' ' -f1-3 /proc/loadavg)"
 for f in "$big" "$v6"; do
 	label=$([ "$f" = "$big" ] && echo "v7 zstd" || echo "v6 uncompressed")
+	# the zstd runs write GBs of temporary copies: their writeback must
+	# not run during the next timings
+	sync
 	tf=$(best3 "$fl" report "$f")
 	tt=$(seconds trace-cmd report -i "$f")
 	printf '%-16s fairlab report %7.2f s = %6.2f M events/s;  trace-cmd report %7.2f s;  ratio %5.1fx\n' \

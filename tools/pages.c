@@ -164,12 +164,20 @@ int fl_pages_iterate(struct tracecmd_input *h, struct fl_pages **state,
 		s = &p->s[i];
 		s->anchor = tracecmd_read_data(h, i);	/* the record peeked */
 		if (s->anchor && locate(p, h, i, s->anchor))
-			return FL_PAGES_UNSUPPORTED;	/* cannot happen */
+			break;	/* the record just checked: cannot happen */
+	}
+	best = -1;
+	if (i < n) {
+		/* records are taken: too late for tracecmd_iterate_events() */
+		snprintf(err, errlen, "libtracecmd and libtraceevent's kbuffer disagree on the first page of CPU index %d (FAIRLAB_PAGES=0 reads record by record)",
+			 i);
+		ret = -2;
+	} else {
+		best = pick(p, &other);
 	}
 
 	memset(&rec, 0, sizeof(rec));
 	rec.ref_count = 1;
-	best = pick(p, &other);
 	while (best >= 0) {
 		s = &p->s[best];
 		rec.ts = s->ts;

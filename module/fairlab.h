@@ -9,6 +9,7 @@
 
 #include <linux/types.h>
 #include <linux/kobject.h>
+#include <linux/rcupdate.h>
 #include "policy/policy.h"
 
 struct task_group;
@@ -23,8 +24,12 @@ struct fl_tg_state {
 	struct fl_tg_policy pol;	/* as set, traced */
 	struct fl_tg_rule rule;		/* its rule for fl_nr_cpus */
 };
+extern struct fl_tg_state __rcu *fl_tg_cur;
 /* Under the rq lock (an RCU-sched reader); valid once fl_params_init() ran. */
-const struct fl_tg_state *fl_tg_state_get(void);
+static inline const struct fl_tg_state *fl_tg_state_get(void)
+{
+	return rcu_dereference_sched(fl_tg_cur);
+}
 struct fl_tg_policy fl_tg_policy_get(void);
 u32 fl_idlest_policy_get(void);
 void fl_params_init(void);		/* module init, before the patch */

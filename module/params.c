@@ -26,16 +26,10 @@
  * an RCU reader) always reads one consistent policy and rule.
  */
 static struct fl_tg_state fl_tg_slots[2];
-static struct fl_tg_state __rcu *fl_tg_cur;
+struct fl_tg_state __rcu *fl_tg_cur;	/* read by fl_tg_state_get() */
 static u32 fl_idlest __read_mostly;
 static bool fl_live;			/* patch enabled: switches take effect live */
 static DEFINE_MUTEX(fl_switch_lock);	/* one switch (and resync) at a time */
-
-/* The hot path's view; set by fl_params_init() before the patch is live. */
-const struct fl_tg_state *fl_tg_state_get(void)
-{
-	return rcu_dereference_sched(fl_tg_cur);
-}
 
 struct fl_tg_policy fl_tg_policy_get(void)
 {

@@ -20,6 +20,10 @@
 #                    while other vCPUs run it): every vCPU then loops for
 #                    ever on an int3 that is no longer in memory.  single
 #                    runs the vCPUs round-robin on one thread: no such race.
+#   --icount SHIFT   QEMU -icount shift=SHIFT,sleep=off: the guest clock
+#                    advances 2^SHIFT ns per guest instruction, so guest
+#                    times count the guest's instructions and not the host's
+#                    load (for benchmarks; needs --tcg single)
 #   -v, --verbose    copy the guest console to stderr while it runs
 #   -h, --help       this text
 #
@@ -50,10 +54,11 @@ tmo=300
 out=
 append=
 tcg=${FAIRLAB_VM_TCG:-single}
+icount=
 verbose=0
 scenario=
 
-usage() { sed -n '3,34p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '3,38p' "$0" | sed 's/^# \{0,1\}//'; }
 die() { echo "run-scenario: error: $*" >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
@@ -71,6 +76,8 @@ while [ $# -gt 0 ]; do
 	--append=*) append="$append ${1#*=}"; shift ;;
 	--tcg) tcg=${2:?--tcg needs a value}; shift 2 ;;
 	--tcg=*) tcg=${1#*=}; shift ;;
+	--icount) icount=${2?--icount needs a value}; shift 2 ;;
+	--icount=*) icount=${1#*=}; shift ;;
 	-v|--verbose) verbose=1; shift ;;
 	-h|--help) usage; exit 0 ;;
 	-*) die "unknown option $1 (see --help)" ;;
@@ -84,6 +91,8 @@ done
 [[ $mem =~ ^[1-9][0-9]*$ ]] || die "--mem must be a positive integer (MB)"
 [[ $tmo =~ ^[1-9][0-9]*$ ]] || die "--timeout must be a positive integer (s)"
 case $tcg in single|multi) ;; *) die "--tcg must be single or multi, not '$tcg'" ;; esac
+[ -z "$icount" ] || [[ $icount =~ ^([0-9]|10)$ ]] || die "--icount must be a shift from 0 to 10"
+[ -z "$icount" ] || [ "$tcg" = single ] || die "--icount needs --tcg single"
 [ "$numa" = 0 ] || { [ "$smp" -ge 2 ] && [ $((smp % 2)) = 0 ]; } ||
 	die "--numa needs an even --smp >= 2 (one socket per node)"
 [ -f "$vmlinuz" ] || die "$vmlinuz missing (run scripts/deps.sh / make deps)"
@@ -300,6 +309,7 @@ truncate -s "${mem}M" "$disk"
 console=$tmp/console.log
 
 qargs=(-accel "tcg,thread=$tcg" -cpu max -m "${mem}M")
+[ -z "$icount" ] || qargs+=(-icount "shift=$icount,sleep=off")
 if [ "$numa" = 1 ]; then
 	# one socket per node: a socket (shared LLC) spanning two nodes makes
 	# the kernel WARN in topology_sane() at boot

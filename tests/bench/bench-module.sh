@@ -17,7 +17,8 @@
 #     Target: <= 20.
 #
 # Env: BENCH_ROUNDS, BENCH_ARGS (hackbench args), BENCH_N (decisions),
-#      BENCH_CLOCK=icount (default) or wall (see below),
+#      BENCH_CLOCK=icount (default) or wall (see below), BENCH_KARGS (guest
+#      kernel arguments, e.g. mitigations=off),
 #      BENCH_SKIP_VM=1 (only part 2), BENCH_OUT (default build/bench).
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -43,6 +44,7 @@ if [ "${BENCH_SKIP_VM:-0}" != 1 ]; then
 	rm -rf "$out/vm"
 	append="BENCH_ROUNDS=$rounds"
 	[ -n "${BENCH_ARGS:-}" ] && append="$append BENCH_ARGS=${BENCH_ARGS// /_}"
+	[ -n "${BENCH_KARGS:-}" ] && append="$append $BENCH_KARGS"
 	if ! tests/vm/run-scenario.sh $vmshape --mem 2048 --timeout $((600 + rounds * 150)) \
 		--out "$out/vm" --append "$append" tests/bench/bench-module.guest.sh \
 		>"$out/vm.log" 2>&1; then

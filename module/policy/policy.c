@@ -82,18 +82,18 @@ static u64 fl_abs64(s64 v)
 void fl_tg_rule_make(const struct fl_tg_policy *p, u32 nr_cpus,
 		     struct fl_tg_rule *r)
 {
-	s64 nr = (s64)fl_nonzero(nr_cpus);
+	u64 nr = fl_nonzero(nr_cpus);
 
 	r->shape = FL_RULE_SCALED;	/* stock, and any unknown id */
 	r->a = r->b = 64;
 	switch (p->id) {
 	case FL_TG_FORCE:
 		r->shape = FL_RULE_ABOVE;
-		r->a = -1;	/* |delta| >= 0 > -1: every attempt */
+		r->a = 0;	/* |delta| >= 0: every attempt */
 		break;
 	case FL_TG_NONZERO:
 		r->shape = FL_RULE_ABOVE;
-		r->a = 0;
+		r->a = 1;
 		break;
 	case FL_TG_RELATIVE:
 		r->a = r->b = p->arg;
@@ -108,15 +108,15 @@ void fl_tg_rule_make(const struct fl_tg_policy *p, u32 nr_cpus,
 		break;
 	case FL_TG_FIXED:
 		r->shape = FL_RULE_ABOVE;
-		r->a = p->arg;
+		r->a = (u64)p->arg + 1;
 		break;
 	case FL_TG_LOG2:
 		r->shape = FL_RULE_ABOVE;
-		r->a = (s64)p->arg * (1 + fl_ilog2(nr_cpus));
+		r->a = (u64)p->arg * (1 + fl_ilog2(nr_cpus)) + 1;
 		break;
 	case FL_TG_RATELIMIT:
 		r->shape = FL_RULE_GATED;
-		r->a = (s64)p->arg * 1000;
+		r->a = (u64)p->arg * 1000;
 		break;
 	case FL_TG_BUDGET:
 		r->shape = FL_RULE_BUDGET;
@@ -129,23 +129,24 @@ void fl_tg_rule_make(const struct fl_tg_policy *p, u32 nr_cpus,
 /*
  * The rules are stated as in the kernel, "|delta| > contrib / N", but
  * computed without dividing: for integers a, c >= 0 and N > 0,
- * a > floor(c / N)  <=>  a * N > c.  (Operands stay far below 2^63: load
- * sums are < 2^44, multipliers < 2^20.)
+ * a > floor(c / N)  <=>  a * N > c.  (Operands stay far below 2^64: load
+ * sums are < 2^44, multipliers < 2^20.  Unsigned, so that the analyzer's
+ * replay of a corrupt record wraps instead of overflowing.)
  */
 bool fl_tg_rule_decide(const struct fl_tg_rule *r, const struct fl_tg_input *in)
 {
-	s64 ad = (s64)fl_abs64(in->delta);
+	u64 ad = fl_abs64(in->delta);
 
 	/* SCALED, the shape of stock, first; BUDGET, the costliest, last */
 	if (r->shape == FL_RULE_SCALED)
 		/* the 3.x "force" path, blocked averages, may scale otherwise */
 		return ad * (FL_SITE_IS_FORCED(in->site) ? r->b : r->a) >
-		       (s64)in->contrib;
+		       in->contrib;
 	if (r->shape == FL_RULE_GATED)
 		/* 6.7 (1528c661c24b): the time gate first, then stock. */
-		return in->since_ns >= (u64)r->a && ad * 64 > (s64)in->contrib;
+		return in->since_ns >= r->a && ad * 64 > in->contrib;
 	if (r->shape == FL_RULE_ABOVE)
-		return ad > r->a;
+		return ad >= r->a;
 	/*
 	 * FL_RULE_BUDGET.  Each of nr_cpus cfs_rqs may hold back at most its
 	 * share of E% of the group's published load, so that the sum of what
@@ -154,7 +155,7 @@ bool fl_tg_rule_decide(const struct fl_tg_rule *r, const struct fl_tg_input *in)
 	 */
 	if (in->tg_load_avg <= 0)
 		return ad != 0;
-	return ad * r->a > in->tg_load_avg * r->b;
+	return ad * r->a > (u64)in->tg_load_avg * r->b;
 }
 
 bool fl_tg_decide(const struct fl_tg_policy *p, const struct fl_tg_input *in)

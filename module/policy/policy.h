@@ -51,7 +51,7 @@ extern const struct fl_tg_policy_desc fl_tg_policy_descs[FL_TG_NR_POLICIES];
  * nr_cpus already computed, so that the kernel does that once per switch
  * and not on every attempt.  Publish when:
  *   SCALED  |delta| * (forced site ? b : a) > contrib
- *   ABOVE   |delta| > a  (signed: a = -1 publishes every attempt)
+ *   ABOVE   |delta| >= a  (threshold + 1: a = 0 publishes every attempt)
  *   GATED   since_ns >= a  and  |delta| * 64 > contrib
  *   BUDGET  |delta| * a > tg_load_avg * b, or |delta| > 0 when
  *           tg_load_avg <= 0
@@ -65,7 +65,7 @@ enum fl_tg_rule_shape {
 
 struct fl_tg_rule {
 	u32 shape;	/* enum fl_tg_rule_shape */
-	s64 a, b;
+	u64 a, b;
 };
 
 void fl_tg_rule_make(const struct fl_tg_policy *p, u32 nr_cpus,

@@ -9,6 +9,7 @@
 
 #include <linux/types.h>
 #include <linux/kobject.h>
+#include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include "policy/policy.h"
 
@@ -46,9 +47,31 @@ int fl_pubtime_init(void);
 void fl_pubtime_exit(void);
 
 /* stats.c: per-CPU counters, shown in /sys/kernel/fairlab/stats. */
+struct fl_stats {
+	u64 site_attempts[FL_NR_SITES];
+	u64 site_writes[FL_NR_SITES];
+	u64 policy_attempts[FL_TG_NR_POLICIES];
+	u64 policy_writes[FL_TG_NR_POLICIES];
+	u64 idlest_decisions[FL_IDLEST_NR_POLICIES][2];	/* [policy][picked] */
+	u64 pubtime_evictions;
+};
+extern struct fl_stats __percpu *fl_stats;
 int fl_stats_init(void);
 void fl_stats_exit(void);
-void fl_stats_tg(unsigned int site, u32 policy, bool written);
+
+/* An update attempt: inline, a few per-CPU adds on every attempt. */
+static __always_inline void fl_stats_tg(unsigned int site, u32 policy,
+					bool written)
+{
+	if (site < FL_NR_SITES) {
+		this_cpu_inc(fl_stats->site_attempts[site]);
+		this_cpu_add(fl_stats->site_writes[site], (u64)written);
+	}
+	if (policy < FL_TG_NR_POLICIES) {
+		this_cpu_inc(fl_stats->policy_attempts[policy]);
+		this_cpu_add(fl_stats->policy_writes[policy], (u64)written);
+	}
+}
 void fl_stats_pubtime_evicted(void);
 void fl_stats_idlest(u32 policy, bool picked);
 extern const struct attribute_group fl_stats_group;

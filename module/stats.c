@@ -13,16 +13,7 @@
 #include <linux/sysfs.h>
 #include "fairlab.h"
 
-struct fl_stats {
-	u64 site_attempts[FL_NR_SITES];
-	u64 site_writes[FL_NR_SITES];
-	u64 policy_attempts[FL_TG_NR_POLICIES];
-	u64 policy_writes[FL_TG_NR_POLICIES];
-	u64 idlest_decisions[FL_IDLEST_NR_POLICIES][2];	/* [policy][picked] */
-	u64 pubtime_evictions;
-};
-
-static struct fl_stats __percpu *fl_stats;
+struct fl_stats __percpu *fl_stats;
 
 int fl_stats_init(void)
 {
@@ -34,20 +25,6 @@ void fl_stats_exit(void)
 {
 	free_percpu(fl_stats);
 	fl_stats = NULL;
-}
-
-void fl_stats_tg(unsigned int site, u32 policy, bool written)
-{
-	struct fl_stats *s = this_cpu_ptr(fl_stats);
-
-	if (site < FL_NR_SITES) {
-		s->site_attempts[site]++;
-		s->site_writes[site] += written;
-	}
-	if (policy < FL_TG_NR_POLICIES) {
-		s->policy_attempts[policy]++;
-		s->policy_writes[policy] += written;
-	}
 }
 
 void fl_stats_pubtime_evicted(void)

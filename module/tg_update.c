@@ -15,27 +15,26 @@
 #include "pubtime.h"
 #include "fairlab_trace_events.h"
 
-/* Mirrors update_tg_load_avg() of Linux 6.1.192, kernel/sched/fair.c. */
-void fl_tg_update(struct cfs_rq *cfs_rq, unsigned int site)
+/*
+ * fl_tg_update() (tg_update.h) when tracing is on or the rule needs the
+ * clock or tg->load_avg: the same update, with every attempt traced and
+ * the publish time of each cfs_rq kept when needed.
+ */
+void fl_tg_update_slow(struct cfs_rq *cfs_rq, unsigned int site,
+		       const struct fl_tg_state *st)
 {
 	struct task_group *tg = cfs_rq->tg;
-	const struct fl_tg_state *st;
 	struct fl_tg_input in;
 	unsigned long load, contrib;
 	bool traced, timed, written;
 	u64 now = 0, *last = NULL;
 	int cpu;
 
-	/* No need to update load_avg for root_task_group as it is not used. */
-	if (tg == fl_root_task_group)
-		return;
-
 	load = cfs_rq->avg.load_avg;
 	contrib = cfs_rq->tg_load_avg_contrib;
-	st = fl_tg_state_get();
 	traced = trace_tg_update_enabled();
 	/* Clock and table only when a policy or the trace needs them. */
-	timed = traced || st->rule.shape == FL_RULE_GATED;
+	timed = traced || fl_tg_rule_needs_clock(&st->rule);
 	cpu = cpu_of(rq_of(cfs_rq));
 
 	in.delta = (long)(load - contrib);
@@ -44,7 +43,7 @@ void fl_tg_update(struct cfs_rq *cfs_rq, unsigned int site)
 	in.nr_cpus = fl_nr_cpus;
 	in.since_ns = FL_SINCE_NEVER;
 	in.tg_load_avg = 0;
-	if (traced || st->rule.shape == FL_RULE_BUDGET)
+	if (traced || fl_tg_rule_needs_tg_load(&st->rule))
 		in.tg_load_avg = atomic_long_read(&tg->load_avg);
 	if (timed) {
 		/* 6.7's rate limit reads sched_clock_cpu() too. */

@@ -68,11 +68,6 @@ static u64 fl_nonzero(u32 v)
 	return v ? v : 1;
 }
 
-static u64 fl_abs64(s64 v)
-{
-	return v < 0 ? -(u64)v : (u64)v;
-}
-
 /*
  * Every policy is one of four shapes of rule; what a rule needs that
  * depends only on the policy and nr_cpus is computed here, once per
@@ -124,38 +119,6 @@ void fl_tg_rule_make(const struct fl_tg_policy *p, u32 nr_cpus,
 		r->b = p->arg;
 		break;
 	}
-}
-
-/*
- * The rules are stated as in the kernel, "|delta| > contrib / N", but
- * computed without dividing: for integers a, c >= 0 and N > 0,
- * a > floor(c / N)  <=>  a * N > c.  (Operands stay far below 2^64: load
- * sums are < 2^44, multipliers < 2^20.  Unsigned, so that the analyzer's
- * replay of a corrupt record wraps instead of overflowing.)
- */
-bool fl_tg_rule_decide(const struct fl_tg_rule *r, const struct fl_tg_input *in)
-{
-	u64 ad = fl_abs64(in->delta);
-
-	/* SCALED, the shape of stock, first; BUDGET, the costliest, last */
-	if (r->shape == FL_RULE_SCALED)
-		/* the 3.x "force" path, blocked averages, may scale otherwise */
-		return ad * (FL_SITE_IS_FORCED(in->site) ? r->b : r->a) >
-		       in->contrib;
-	if (r->shape == FL_RULE_GATED)
-		/* 6.7 (1528c661c24b): the time gate first, then stock. */
-		return in->since_ns >= r->a && ad * 64 > in->contrib;
-	if (r->shape == FL_RULE_ABOVE)
-		return ad >= r->a;
-	/*
-	 * FL_RULE_BUDGET.  Each of nr_cpus cfs_rqs may hold back at most its
-	 * share of E% of the group's published load, so that the sum of what
-	 * is held back, |tg->load_avg - sum(load)|, stays within E% of
-	 * tg->load_avg:  |delta| > tg_load_avg * E / (100 * nr_cpus)
-	 */
-	if (in->tg_load_avg <= 0)
-		return ad != 0;
-	return ad * r->a > (u64)in->tg_load_avg * r->b;
 }
 
 bool fl_tg_decide(const struct fl_tg_policy *p, const struct fl_tg_input *in)

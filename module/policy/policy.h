@@ -71,11 +71,59 @@ struct fl_tg_rule {
 void fl_tg_rule_make(const struct fl_tg_policy *p, u32 nr_cpus,
 		     struct fl_tg_rule *r);
 
+/* What a rule reads besides delta, contrib and site (computed only then). */
+static inline bool fl_tg_rule_needs_clock(const struct fl_tg_rule *r)
+{
+	return r->shape == FL_RULE_GATED;	/* since_ns */
+}
+
+static inline bool fl_tg_rule_needs_tg_load(const struct fl_tg_rule *r)
+{
+	return r->shape == FL_RULE_BUDGET;	/* tg_load_avg */
+}
+
+static inline u64 fl_abs64(s64 v)
+{
+	return v < 0 ? -(u64)v : (u64)v;
+}
+
 /*
  * True when the attempt must publish delta into tg->load_avg; @r made for
- * in->nr_cpus.  The kernel's hot path (module/tg_update.c).
+ * in->nr_cpus.  Inline: the kernel's hot path (module/tg_update.h) and the
+ * analyzer's replay (through fl_tg_decide()) compile this same code.
+ *
+ * The rules are stated as in the kernel, "|delta| > contrib / N", but
+ * computed without dividing: for integers a, c >= 0 and N > 0,
+ * a > floor(c / N)  <=>  a * N > c.  (Operands stay far below 2^64: load
+ * sums are < 2^44, multipliers < 2^20.  Unsigned, so that the analyzer's
+ * replay of a corrupt record wraps instead of overflowing.)
  */
-bool fl_tg_rule_decide(const struct fl_tg_rule *r, const struct fl_tg_input *in);
+static inline bool fl_tg_rule_decide(const struct fl_tg_rule *r,
+				     const struct fl_tg_input *in)
+{
+	u64 ad = fl_abs64(in->delta);
+
+	/* SCALED, the shape of stock, first; BUDGET, the costliest, last */
+	if (r->shape == FL_RULE_SCALED)
+		/* the 3.x "force" path, blocked averages, may scale otherwise */
+		return ad * (FL_SITE_IS_FORCED(in->site) ? r->b : r->a) >
+		       in->contrib;
+	if (r->shape == FL_RULE_GATED)
+		/* 6.7 (1528c661c24b): the time gate first, then stock. */
+		return in->since_ns >= r->a && ad * 64 > in->contrib;
+	if (r->shape == FL_RULE_ABOVE)
+		return ad >= r->a;
+	/*
+	 * FL_RULE_BUDGET.  Each of nr_cpus cfs_rqs may hold back at most its
+	 * share of E% of the group's published load, so that the sum of what
+	 * is held back, |tg->load_avg - sum(load)|, stays within E% of
+	 * tg->load_avg:  |delta| > tg_load_avg * E / (100 * nr_cpus)
+	 */
+	if (in->tg_load_avg <= 0)
+		return ad != 0;
+	return ad * r->a > (u64)in->tg_load_avg * r->b;
+}
+
 
 /* The same decision from the policy itself (makes the rule, then decides). */
 bool fl_tg_decide(const struct fl_tg_policy *p, const struct fl_tg_input *in);

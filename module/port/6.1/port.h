@@ -74,10 +74,10 @@ void fl_update_blocked_averages(int cpu);
 int fl___sched_group_set_shares(struct task_group *tg, unsigned long shares);
 
 /*
- * tg_update.c (policy core, not version-specific in what it decides):
- * update_tg_load_avg() of 6.1 with the publish decision delegated to the
- * active policy, traced, counted.  Caller holds the cfs_rq's rq lock.
+ * tg_update.h (policy core, not version-specific in what it decides):
+ * fl_tg_update(), update_tg_load_avg() of 6.1 with the publish decision
+ * delegated to the active policy, traced, counted.
  */
-void fl_tg_update(struct cfs_rq *cfs_rq, unsigned int site);
+#include "tg_update.h"
 
 #endif /* FAIRLAB_PORT_H */

@@ -7,8 +7,8 @@
 #   stock-off     fairlab.ko tg_policy=stock, tracing off
 #   stock-on      the same, trace-cmd recording -e fairlab to a file
 # Each run: the two hackbench instances start together; the run's time is
-# the wall time until both end.  Lines "RESULT round mode seconds" go to
-# /out/bench.txt.
+# the wall time until both end.  Lines "RESULT round mode seconds
+# context-switches" go to /out/bench.txt.
 . "$FL_LIB"
 : "${BENCH_ROUNDS:=5}"
 : "${BENCH_ARGS:=-g 2 -f 10 -l 600}"
@@ -21,7 +21,9 @@ echo +cpu >/sys/fs/cgroup/bench/cgroup.subtree_control
 cg_create bench/a; cg_create bench/b
 : >"$FL_OUT/bench.txt"
 
+ctxt() { awk '$1 == "ctxt" { print $2 }' /proc/stat; }
 run() {	# run ROUND MODE
+	c0=$(ctxt)
 	t0=$(up)
 	# shellcheck disable=SC2086
 	cg_run bench/a hackbench $BENCH_ARGS >/dev/null 2>&1 &
@@ -31,7 +33,7 @@ run() {	# run ROUND MODE
 	wait $a
 	t1=$(up)
 	s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
-	echo "RESULT $1 $2 $s" | tee -a "$FL_OUT/bench.txt"
+	echo "RESULT $1 $2 $s $(( $(ctxt) - c0 ))" | tee -a "$FL_OUT/bench.txt"
 }
 patched() {
 	run "$1" stock-off

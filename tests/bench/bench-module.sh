@@ -9,7 +9,9 @@
 #     with tracing off / patched-stock with trace-cmd recording -e fairlab
 #     (tests/bench/bench-module.guest.sh).  Prints each mode's run time
 #     (mean +- stddev over rounds) and its throughput ratio to unpatched
-#     (per round, paired, mean +- stddev).  Target: stock-off >= 0.98x.
+#     (per round, paired, mean +- stddev); on the icount clock also the
+#     ratio at equal context switches, fitted over the runs
+#     (tests/bench/bench-module-stats.awk).  Target: stock-off >= 0.98x.
 #  2. Instructions per policy decision: callgrind on decide-bench.c, which
 #     runs fl_tg_rule_decide() of module/policy/policy.h (inline in the
 #     kernel's hot path; the rule is made once per switch) N times on a
@@ -53,29 +55,8 @@ if [ "${BENCH_SKIP_VM:-0}" != 1 ]; then
 		tail -20 "$out/vm.log" >&2
 		exit 1
 	fi
-	awk '
-	$1 == "RESULT" && $2 > 0 { t[$2, $3] = $4; modes[$3] = 1; if ($2 > R) R = $2 }
-	function stats(n, s, ss) { m = s / n; sd = n > 1 ? sqrt((ss - n * m * m) / (n - 1)) : 0 }
-	END {
-		split("unpatched stock-off stock-on", M, " ")
-		printf "%-12s %22s %28s\n", "mode", "run time (s)", "throughput vs unpatched"
-		for (k = 1; k <= 3; k++) {
-			n = s = ss = 0; rn = rs = rss = 0
-			for (r = 1; r <= R; r++) {
-				if (!((r, M[k]) in t)) continue
-				x = t[r, M[k]]; n++; s += x; ss += x * x
-				q = t[r, "unpatched"] / x; rn++; rs += q; rss += q * q
-			}
-			stats(n, s, ss); tm = m; tsd = sd
-			stats(rn, rs, rss)
-			printf "%-12s %10.3f +- %-8.3f   %10.4fx +- %.4f (n=%d)\n", M[k], tm, tsd, m, sd, rn
-			if (M[k] == "stock-off") { off = m; se = rn > 1 ? sd / sqrt(rn) : 1 }
-		}
-		# a verdict only when the standard error of the mean ratio is
-		# below the 2% margin; TCG on a shared host is often far noisier
-		printf "target: patched-stock (tracing off) >= 0.98x unpatched: %s (%.4fx, standard error %.4f)\n",
-			(se > 0.02) ? "inconclusive, too noisy" : ((off >= 0.98) ? "met" : "NOT met"), off, se
-	}' "$out/vm/bench.txt" | tee "$out/hackbench.txt"
+	awk -v clock="$clock" -f tests/bench/bench-module-stats.awk "$out/vm/bench.txt" |
+		tee "$out/hackbench.txt"
 fi
 
 echo "== instructions per fl_tg_rule_decide(), the kernel's per-attempt decision (callgrind, $N decisions per policy; Ir inclusive / N)"

@@ -16,22 +16,19 @@
 #
 # A cycle costs 15-30 s of host time under this load on TCG (insmod of
 # fairlab.ko ~5 s, mostly symbol resolution; 13 ftrace ops torn down with
-# RCU-tasks grace periods at unpatch ~5 s; two transitions).  Issue 3 (d)
-# asks for 20 cycles:
-#   tests/vm/run-scenario.sh --smp 4 --timeout 1200 --append TG_CYCLES=20 \
-#       tests/vm/scenarios/tg-stress.guest.sh
-# They pass (188 checks, 7-9 min) in 6 of 7 runs; in the 7th the kernel
-# warned at kernel/livepatch/patch.c:98 (klp_ftrace_handler: a task with
-# patch_state KLP_UNDEFINED during a transition, PID of a short-lived
-# forked "true") at the last unpatch: a race of fork with a klp transition
-# in the kernel's livepatch core, not in fairlab.  make check runs 3
-# cycles, which keeps that kernel race from failing the suite by chance.
-# fairlab-vm: --smp 4 --mem 1024 --timeout 420
+# RCU-tasks grace periods at unpatch ~5 s; two transitions), so the 20
+# cycles issue 3 (d) asks for take 7-9 minutes; run-scenario.sh's default
+# single-threaded TCG is what makes 20 text-patching cycles safe (see --tcg
+# there).  A shorter run: --append TG_CYCLES=3.  Now and then the kernel's
+# livepatch core warns at kernel/livepatch/patch.c:98 during a transition
+# (a task it missed, exiting or just forked): a known kernel bug, left out
+# of the verdict by tests/vm/guest/strip-known-warnings, which names it.
+# fairlab-vm: --smp 4 --mem 1024 --timeout 1200
 # fairlab-files: tests/vm/tg-check/workload.sh
 . "$FL_LIB"
 . /fairlab/tests/vm/tg-check/workload.sh
 : "${TG_SWITCHES:=500}"
-: "${TG_CYCLES:=3}"	# issue 3 asks 20: --append TG_CYCLES=20 (see above)
+: "${TG_CYCLES:=20}"
 POLICIES="stock force nonzero relative:8 turner1 turner2 fixed:64 log2:8
 ratelimit:1000 budget:5 relative:4096 fixed:1048576 ratelimit:1000000 budget:100"
 STOP=/tmp/tg-stop

@@ -436,9 +436,7 @@ if [ -n "$taint" ]; then
 	letters=$(echo "$taint" | awk '{ print $3 }')
 	check=$letters
 	# a W that only known kernel warnings explain (see above)
-	if [ -s "$tmp/known" ] && ! "$strip" "$con" 2>/dev/null | grep -aqE '\[ *[0-9]+\.[0-9]+\] .*WARNING:'; then
-		check=$(echo "$letters" | tr -d W)
-	fi
+	! "$strip" --only-known "$con" || check=$(echo "$letters" | tr -d W)
 	case $check in
 	*[WDLB]*) reasons+=("kernel taint $letters (W/D/L/B)") ;;
 	esac

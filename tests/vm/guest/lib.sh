@@ -154,10 +154,7 @@ taint() {
 taint_unexplained() {
 	_l=$(taint)
 	case $_l in
-	*W*)	if [ "$(dmesg | "$FL_STRIP_KNOWN" | grep -c 'WARNING:')" = 0 ] &&
-			[ "$(dmesg | grep -c 'WARNING:')" != 0 ]; then
-			_l=$(echo "$_l" | tr -d W)
-		fi ;;
+	*W*)	dmesg | "$FL_STRIP_KNOWN" --only-known && _l=$(echo "$_l" | tr -d W) ;;
 	esac
 	echo "$_l"
 }

@@ -11,6 +11,7 @@
 
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
+#include <linux/static_call.h>
 #include <linux/utsname.h>
 #include "port.h"
 #include "fairlab.h"
@@ -82,7 +83,10 @@ static int fl_resolve_table(const struct fl_symreq *t)
 			missing++;
 			continue;
 		}
-		*t->addr = (void *)addr;
+		if (t->call)	/* a static call: now a direct call to @addr */
+			__static_call_update(t->call, t->tramp, (void *)addr);
+		else
+			*t->addr = (void *)addr;
 	}
 	return missing ? -ENOENT : 0;
 }

@@ -6,12 +6,7 @@
  * update_load_avg() and update_tg_load_avg() calls going to
  * fl_update_load_avg() and fl_tg_update().
  */
-#include "fair_inline.h"
-
-/* Everything these need from vmlinux is in fl_p61 (fl_syms_pelt). */
-const struct fl_symreq fl_syms_attach[] = {
-	{ }
-};
+#include "update_load_avg.h"
 
 /* Mirrors propagate_entity_cfs_rq() of Linux 6.1.192 (Debian 6.1.0-57-amd64), kernel/sched/fair.c. */
 /*
@@ -60,7 +55,7 @@ static inline void fl_detach_entity_cfs_rq(struct sched_entity *se)
 
 	/* Catch up with the cfs_rq and remove our load when we leave */
 	fl_update_load_avg(cfs_rq, se, 0, FL_SITE_DETACH_ULA);
-	fl_p61.detach_entity_load_avg(cfs_rq, se);
+	FL_VM(detach_entity_load_avg)(cfs_rq, se);
 	fl_tg_update(cfs_rq, FL_SITE_DETACH_DIRECT);
 	fl_propagate_entity_cfs_rq(se);
 }
@@ -77,7 +72,7 @@ void fl_attach_entity_cfs_rq(struct sched_entity *se)
 	/* Synchronize entity with its cfs_rq */
 	fl_update_load_avg(cfs_rq, se, sched_feat(ATTACH_AGE_LOAD) ? 0 : SKIP_AGE_LOAD,
 			   FL_SITE_ATTACH_ULA);
-	fl_p61.attach_entity_load_avg(cfs_rq, se);
+	FL_VM(attach_entity_load_avg)(cfs_rq, se);
 	fl_tg_update(cfs_rq, FL_SITE_ATTACH_DIRECT);
 	fl_propagate_entity_cfs_rq(se);
 }
@@ -128,7 +123,7 @@ void fl_detach_task_cfs_rq(struct task_struct *p)
 		 * Fix up our vruntime so that the current sleep doesn't
 		 * cause 'unlimited' sleep bonus.
 		 */
-		fl_p61.place_entity(cfs_rq, se, 0);
+		FL_VM(place_entity)(cfs_rq, se, 0);
 		se->vruntime -= cfs_rq->min_vruntime;
 	}
 

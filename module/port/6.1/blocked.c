@@ -5,17 +5,13 @@
  * __update_blocked_fair() it inlines: its update_load_avg() calls go to
  * fl_update_load_avg(), its direct update_tg_load_avg() to fl_tg_update().
  */
-#include "fair_inline.h"
+#include "update_load_avg.h"
 
 /* vmlinux functions and data only this file needs (fl_syms_blocked). */
-static typeof(update_rt_rq_load_avg) *fl_update_rt_rq_load_avg;
-static typeof(update_dl_rq_load_avg) *fl_update_dl_rq_load_avg;
 static const struct sched_class *fl_rt_sched_class;
 static const struct sched_class *fl_dl_sched_class;
 
 const struct fl_symreq fl_syms_blocked[] = {
-	FL_SYM(fl_update_rt_rq_load_avg, update_rt_rq_load_avg),
-	FL_SYM(fl_update_dl_rq_load_avg, update_dl_rq_load_avg),
 	/* data: compared by address with rq->curr->sched_class */
 	FL_SYM(fl_rt_sched_class, rt_sched_class),
 	FL_SYM(fl_dl_sched_class, dl_sched_class),
@@ -218,8 +214,8 @@ static inline bool fl___update_blocked_others(struct rq *rq, bool *done)
 	thermal_pressure = arch_scale_thermal_pressure(cpu_of(rq));
 
 	BUILD_BUG_ON(IS_ENABLED(CONFIG_SCHED_THERMAL_PRESSURE));
-	decayed = fl_update_rt_rq_load_avg(now, rq, curr_class == fl_rt_sched_class) |
-		  fl_update_dl_rq_load_avg(now, rq, curr_class == fl_dl_sched_class) |
+	decayed = FL_VM(update_rt_rq_load_avg)(now, rq, curr_class == fl_rt_sched_class) |
+		  FL_VM(update_dl_rq_load_avg)(now, rq, curr_class == fl_dl_sched_class) |
 		  update_thermal_load_avg(rq_clock_task(rq), rq, thermal_pressure) |
 		  update_irq_load_avg(rq, 0);
 
@@ -293,7 +289,7 @@ void fl_update_blocked_averages(int cpu)
 
 	rq_lock_irqsave(rq, &rf);
 	fl_update_blocked_load_tick(rq);
-	fl_p61.update_rq_clock(rq);
+	FL_VM(update_rq_clock)(rq);
 
 	decayed |= fl___update_blocked_others(rq, &done);
 	decayed |= fl___update_blocked_fair(rq, &done);

@@ -13,12 +13,13 @@
  *
  * Static keys: module code cannot use static_branch_*() on a vmlinux key
  * it only reaches through a pointer (jump labels are fixed at module load),
- * so keys are read with static_key_enabled().
+ * so keys are read with fl_static_key_on().
  */
 #ifndef FAIRLAB_PORT_COMPAT_H
 #define FAIRLAB_PORT_COMPAT_H
 
 #include <linux/sched/cputime.h>	/* sched.h needs it first */
+#include <linux/static_call.h>
 
 /*
  * Out-of-line, unexported vmlinux functions that sched.h's own inlines
@@ -74,32 +75,56 @@ extern struct fl_vmlinux fl_vm;
 
 #define fl_root_task_group	(fl_vm.root_task_group)
 
+/* kernel/sched/pelt.h (no include guard: here only), after sched_feat */
+#include "pelt.h"
+
+/*
+ * static_key_enabled() of a vmlinux key: the key's count, read inline.
+ * (With CONFIG_JUMP_LABEL, static_key_enabled() calls the out-of-line
+ * static_key_count(): a call and return for each test, where vmlinux has
+ * a patched jump.)  A key being enabled counts -1 until its jumps are
+ * patched, hence "> 0", as static_key_enabled() has it.
+ */
+static __always_inline bool fl_static_key_on(struct static_key *key)
+{
+	return atomic_read(&key->enabled) > 0;
+}
+
 /* fair.c: static_key_false(&__cfs_bandwidth_used.key) */
 static inline bool fl_cfs_bandwidth_used(void)
 {
-	return static_key_enabled(fl_vm.cfs_bandwidth_used);
+	return fl_static_key_on(&fl_vm.cfs_bandwidth_used->key);
 }
 
 static inline bool fl_schedstat_enabled(void)
 {
-	return static_key_enabled(fl_vm.sched_schedstats);
+	return fl_static_key_on(&fl_vm.sched_schedstats->key);
 }
 
 static inline bool fl_sched_asym_cpucap_active(void)
 {
-	return static_key_enabled(fl_vm.sched_asym_cpucapacity);
+	return fl_static_key_on(&fl_vm.sched_asym_cpucapacity->key);
 }
 
 static inline bool fl_sched_energy_enabled(void)
 {
-	return static_key_enabled(fl_vm.sched_energy_present);
+	return fl_static_key_on(&fl_vm.sched_energy_present->key);
 }
 
-/* One symbol a port file needs from vmlinux, resolved by name at init. */
+/*
+ * One symbol a port file needs from vmlinux, resolved by name at init:
+ * either its address is stored in a variable (FL_SYM: data, or a function
+ * whose address the port passes or compares), or a static call is pointed
+ * at it (FL_SYM_CALL: a function the port calls, vmcalls.h).
+ */
 struct fl_symreq {
 	const char *name;
 	void **addr;
+	struct static_call_key *call;
+	void *tramp;
 };
 #define FL_SYM(var, sym)	{ #sym, (void **)&(var) }
+#define FL_SYM_CALL(call, sym) \
+	{ #sym, NULL, &STATIC_CALL_KEY(call), STATIC_CALL_TRAMP_ADDR(call) }
 
 #endif /* FAIRLAB_PORT_COMPAT_H */

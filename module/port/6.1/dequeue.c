@@ -4,16 +4,12 @@
  * 6.1.0-57-amd64), kernel/sched/fair.c, re-expressed with their
  * update_load_avg() calls going to fl_update_load_avg().
  */
-#include "fair_inline.h"
+#include "update_load_avg.h"
 
 /* vmlinux functions and data only this file needs (fl_syms_dequeue). */
-static void (*fl_update_min_vruntime)(struct cfs_rq *cfs_rq);
-static void (*fl_set_next_buddy)(struct sched_entity *se);
 static unsigned int *fl_sysctl_sched_cfs_bandwidth_slice;	/* fair.c, static */
 
 const struct fl_symreq fl_syms_dequeue[] = {
-	FL_SYM(fl_update_min_vruntime, update_min_vruntime),
-	FL_SYM(fl_set_next_buddy, set_next_buddy),
 	/* data */
 	FL_SYM(fl_sysctl_sched_cfs_bandwidth_slice, sysctl_sched_cfs_bandwidth_slice),
 	{ }
@@ -176,7 +172,7 @@ void fl_dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags
 	/*
 	 * Update run-time statistics of the 'current'.
 	 */
-	fl_p61.update_curr(cfs_rq);
+	FL_VM(update_curr)(cfs_rq);
 
 	/*
 	 * When dequeuing a sched_entity, we must:
@@ -192,7 +188,7 @@ void fl_dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags
 
 	fl_update_stats_dequeue_fair(cfs_rq, se, flags);
 
-	fl_p61.clear_buddies(cfs_rq, se);
+	FL_VM(clear_buddies)(cfs_rq, se);
 
 	if (se != cfs_rq->curr)
 		fl___dequeue_entity(cfs_rq, se);
@@ -211,7 +207,7 @@ void fl_dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags
 	/* return excess runtime on last dequeue */
 	fl_return_cfs_rq_runtime(cfs_rq);
 
-	fl_p61.update_cfs_group(se);
+	FL_VM(update_cfs_group)(se);
 
 	/*
 	 * Now advance min_vruntime if @se was the entity holding it back,
@@ -220,7 +216,7 @@ void fl_dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags
 	 * further than we started -- ie. we'll be penalized.
 	 */
 	if ((flags & (DEQUEUE_SAVE | DEQUEUE_MOVE)) != DEQUEUE_SAVE)
-		fl_update_min_vruntime(cfs_rq);
+		FL_VM(update_min_vruntime)(cfs_rq);
 
 	if (cfs_rq->nr_running == 0)
 		update_idle_cfs_rq_clock_pelt(cfs_rq);
@@ -391,7 +387,7 @@ void fl_dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 			 * p is sleeping when it is within its sched_slice.
 			 */
 			if (task_sleep && se && !fl_throttled_hierarchy(cfs_rq))
-				fl_set_next_buddy(se);
+				FL_VM(set_next_buddy)(se);
 			break;
 		}
 		flags |= DEQUEUE_SLEEP;
@@ -403,7 +399,7 @@ void fl_dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 		fl_update_load_avg(cfs_rq, se, UPDATE_TG,
 				   FL_SITE_DEQUEUE_TASK_FAIR);
 		se_update_runnable(se);
-		fl_p61.update_cfs_group(se);
+		FL_VM(update_cfs_group)(se);
 
 		cfs_rq->h_nr_running--;
 		cfs_rq->idle_h_nr_running -= idle_h_nr_running;
@@ -426,5 +422,5 @@ void fl_dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 
 dequeue_throttle:
 	fl_util_est_update(&rq->cfs, p, task_sleep);
-	fl_p61.hrtick_update(rq);
+	FL_VM(hrtick_update)(rq);
 }

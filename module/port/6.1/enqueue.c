@@ -4,17 +4,11 @@
  * 6.1.192 (Debian 6.1.0-57-amd64), kernel/sched/fair.c, re-expressed with
  * their update_load_avg() calls going to fl_update_load_avg().
  */
-#include "fair_inline.h"
+#include "update_load_avg.h"
 
 /* vmlinux functions and data only this file needs (fl_syms_enqueue). */
-static typeof(__update_stats_wait_start) *fl___update_stats_wait_start;
-static typeof(__update_stats_enqueue_sleeper) *fl___update_stats_enqueue_sleeper;
-static void (*fl___account_cfs_rq_runtime)(struct cfs_rq *cfs_rq, u64 delta_exec);
-static bool (*fl_throttle_cfs_rq)(struct cfs_rq *cfs_rq);
-static typeof(walk_tg_tree_from) *fl_walk_tg_tree_from;
 static tg_visitor fl_tg_nop;		/* core.c, passed to walk_tg_tree_from() */
 static tg_visitor fl_tg_unthrottle_up;	/* fair.c, likewise */
-static typeof(_printk_deferred) *fl__printk_deferred;
 static unsigned int *fl_sysctl_sched_latency;
 /* the sched_stat_* tracepoints are not exported: their keys by address */
 static struct tracepoint *fl_tp_sched_stat_wait;
@@ -24,14 +18,8 @@ static struct tracepoint *fl_tp_sched_stat_blocked;
 static struct tracepoint *fl_tp_sched_stat_runtime;
 
 const struct fl_symreq fl_syms_enqueue[] = {
-	FL_SYM(fl___update_stats_wait_start, __update_stats_wait_start),
-	FL_SYM(fl___update_stats_enqueue_sleeper, __update_stats_enqueue_sleeper),
-	FL_SYM(fl___account_cfs_rq_runtime, __account_cfs_rq_runtime),
-	FL_SYM(fl_throttle_cfs_rq, throttle_cfs_rq),
-	FL_SYM(fl_walk_tg_tree_from, walk_tg_tree_from),
 	FL_SYM(fl_tg_nop, tg_nop),
 	FL_SYM(fl_tg_unthrottle_up, tg_unthrottle_up),
-	FL_SYM(fl__printk_deferred, _printk_deferred),
 	/* data */
 	FL_SYM(fl_sysctl_sched_latency, sysctl_sched_latency),
 	FL_SYM(fl_tp_sched_stat_wait, __tracepoint_sched_stat_wait),
@@ -80,14 +68,14 @@ static inline void fl_check_schedstat_required(void)
 		return;
 
 	/* Force schedstat enabled if a dependent tracepoint is active */
-	if (static_key_enabled(&fl_tp_sched_stat_wait->key)    ||
-	    static_key_enabled(&fl_tp_sched_stat_sleep->key)   ||
-	    static_key_enabled(&fl_tp_sched_stat_iowait->key)  ||
-	    static_key_enabled(&fl_tp_sched_stat_blocked->key) ||
-	    static_key_enabled(&fl_tp_sched_stat_runtime->key)) {
+	if (fl_static_key_on(&fl_tp_sched_stat_wait->key)    ||
+	    fl_static_key_on(&fl_tp_sched_stat_sleep->key)   ||
+	    fl_static_key_on(&fl_tp_sched_stat_iowait->key)  ||
+	    fl_static_key_on(&fl_tp_sched_stat_blocked->key) ||
+	    fl_static_key_on(&fl_tp_sched_stat_runtime->key)) {
 		if (!fl_warned) {
 			fl_warned = true;
-			fl__printk_deferred("Scheduler tracepoints stat_sleep, stat_iowait, stat_blocked and stat_runtime require the kernel parameter schedstats=enable or kernel.sched_schedstats=1\n");
+			FL_VM(_printk_deferred)("Scheduler tracepoints stat_sleep, stat_iowait, stat_blocked and stat_runtime require the kernel parameter schedstats=enable or kernel.sched_schedstats=1\n");
 		}
 	}
 }
@@ -107,7 +95,7 @@ fl_update_stats_wait_start_fair(struct cfs_rq *cfs_rq, struct sched_entity *se)
 	if (entity_is_task(se))
 		p = task_of(se);
 
-	fl___update_stats_wait_start(rq_of(cfs_rq), p, stats);
+	FL_VM(__update_stats_wait_start)(rq_of(cfs_rq), p, stats);
 }
 
 /* fair.c */
@@ -125,7 +113,7 @@ fl_update_stats_enqueue_sleeper_fair(struct cfs_rq *cfs_rq, struct sched_entity 
 	if (entity_is_task(se))
 		tsk = task_of(se);
 
-	fl___update_stats_enqueue_sleeper(rq_of(cfs_rq), tsk, stats);
+	FL_VM(__update_stats_enqueue_sleeper)(rq_of(cfs_rq), tsk, stats);
 }
 
 /* fair.c: Task is being enqueued - update stats */
@@ -185,7 +173,7 @@ void fl_account_cfs_rq_runtime(struct cfs_rq *cfs_rq, u64 delta_exec)
 	if (!fl_cfs_bandwidth_used() || !cfs_rq->runtime_enabled)
 		return;
 
-	fl___account_cfs_rq_runtime(cfs_rq, delta_exec);
+	FL_VM(__account_cfs_rq_runtime)(cfs_rq, delta_exec);
 }
 
 /*
@@ -210,7 +198,7 @@ static inline void fl_check_enqueue_throttle(struct cfs_rq *cfs_rq)
 	/* update runtime allocation */
 	fl_account_cfs_rq_runtime(cfs_rq, 0);
 	if (cfs_rq->runtime_remaining <= 0)
-		fl_throttle_cfs_rq(cfs_rq);
+		FL_VM(throttle_cfs_rq)(cfs_rq);
 }
 
 /* Mirrors enqueue_entity() of Linux 6.1.192 (Debian 6.1.0-57-amd64), kernel/sched/fair.c. */
@@ -231,7 +219,7 @@ void fl_enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags
 	if (renorm && curr)
 		se->vruntime += cfs_rq->min_vruntime;
 
-	fl_p61.update_curr(cfs_rq);
+	FL_VM(update_curr)(cfs_rq);
 
 	/*
 	 * Otherwise, renormalise after, such that we're placed at the current
@@ -254,11 +242,11 @@ void fl_enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags
 	fl_update_load_avg(cfs_rq, se, UPDATE_TG | DO_ATTACH,
 			   FL_SITE_ENQUEUE_ENTITY);
 	se_update_runnable(se);
-	fl_p61.update_cfs_group(se);
+	FL_VM(update_cfs_group)(se);
 	fl_account_entity_enqueue(cfs_rq, se);
 
 	if (flags & ENQUEUE_WAKEUP)
-		fl_p61.place_entity(cfs_rq, se, 0);
+		FL_VM(place_entity)(cfs_rq, se, 0);
 	/* Entity has migrated, no longer consider this task hot */
 	if (flags & ENQUEUE_MIGRATED)
 		se->exec_start = 0;
@@ -348,7 +336,7 @@ void fl_enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 		fl_update_load_avg(cfs_rq, se, UPDATE_TG,
 				   FL_SITE_ENQUEUE_TASK_FAIR);
 		se_update_runnable(se);
-		fl_p61.update_cfs_group(se);
+		FL_VM(update_cfs_group)(se);
 
 		cfs_rq->h_nr_running++;
 		cfs_rq->idle_h_nr_running += idle_h_nr_running;
@@ -384,7 +372,7 @@ void fl_enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 enqueue_throttle:
 	fl_assert_list_leaf_cfs_rq(rq);
 
-	fl_p61.hrtick_update(rq);
+	FL_VM(hrtick_update)(rq);
 }
 
 /* Mirrors unthrottle_cfs_rq() of Linux 6.1.192 (Debian 6.1.0-57-amd64), kernel/sched/fair.c. */
@@ -404,7 +392,7 @@ void fl_unthrottle_cfs_rq(struct cfs_rq *cfs_rq)
 
 	cfs_rq->throttled = 0;
 
-	fl_p61.update_rq_clock(rq);
+	FL_VM(update_rq_clock)(rq);
 
 	raw_spin_lock(&cfs_b->lock);
 	cfs_b->throttled_time += rq_clock(rq) - cfs_rq->throttled_clock;
@@ -412,7 +400,7 @@ void fl_unthrottle_cfs_rq(struct cfs_rq *cfs_rq)
 	raw_spin_unlock(&cfs_b->lock);
 
 	/* update hierarchical throttle state */
-	fl_walk_tg_tree_from(cfs_rq->tg, fl_tg_nop, fl_tg_unthrottle_up, (void *)rq);
+	FL_VM(walk_tg_tree_from)(cfs_rq->tg, fl_tg_nop, fl_tg_unthrottle_up, (void *)rq);
 
 	if (!cfs_rq->load.weight) {
 		if (!cfs_rq->on_list)
@@ -474,5 +462,5 @@ unthrottle_throttle:
 
 	/* Determine whether we need to wake up potentially idle CPU: */
 	if (rq->curr == rq->idle && rq->cfs.nr_running)
-		fl_p61.resched_curr(rq);
+		FL_VM(resched_curr)(rq);
 }

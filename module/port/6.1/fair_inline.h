@@ -1,26 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Inline helpers shared by the files of the 6.1 port that re-express
- * kernel/sched/fair.c of Linux 6.1.192 (Debian 6.1.0-57-amd64): pelt.c,
- * enqueue.c, dequeue.c, tick.c, attach.c, blocked.c, shares.c.
+ * kernel/sched/fair.c of Linux 6.1.192 (Debian 6.1.0-57-amd64):
+ * update_load_avg.h, enqueue.c, dequeue.c, tick.c, attach.c, blocked.c,
+ * shares.c.
  *
  * Two kinds of things live here:
- *  - fl_p61: vmlinux functions and objects that the replaced functions
- *    reach out of line and that vmlinux does not export to modules.  Each
- *    field is the vmlinux symbol of the same name, resolved by name at init
- *    (fl_syms_pelt in pelt.c); every one of them has exactly one kallsyms
- *    entry on the ported build and no .isra/.constprop/.part suffix, so its
- *    ABI is the one of its C prototype.
+ *  - fl_p61: vmlinux data the replaced functions share and that vmlinux
+ *    does not export to modules, resolved by name at init (fl_syms_shared in
+ *    vmcalls.c).  The unexported vmlinux functions they call are static calls,
+ *    FL_VM(name)() (vmcalls.h).
  *  - re-expressions of the fair.c / sched.h inlines that the compiler
  *    inlined into more than one of the replaced functions (the INL lines of
  *    ref/debian-6.1.0-57/inline-trees.txt).  Each keeps its kernel name with
  *    an fl_ prefix so that it is never mistaken for a vmlinux copy; its body
  *    is the 6.1.192 body, with only the call mechanisms substituted (a
- *    resolved pointer for an unexported function, compat.h's accessors for
+ *    static call for an unexported function, compat.h's accessors for
  *    unexported static keys and data).
  *
  * Static keys: vmlinux keys reached only through a resolved address are
- * read with static_key_enabled() (compat.h).  Tracepoints that vmlinux
+ * read with fl_static_key_on() (compat.h).  Tracepoints that vmlinux
  * exports (EXPORT_TRACEPOINT_SYMBOL_GPL in core.c: pelt_*_tp,
  * sched_util_est_*_tp, sched_overutilized_tp, sched_update_nr_running_tp)
  * are used as is: the module links against their exported key and static
@@ -33,7 +32,6 @@
 #define FAIRLAB_PORT61_FAIR_INLINE_H
 
 #include "port.h"		/* compat.h, sched.h (and stats.h) */
-#include "pelt.h"		/* kernel/sched/pelt.h, after compat.h's sched_feat */
 #include "fairlab_abi.h"	/* FL_SITE_* */
 
 /*
@@ -54,28 +52,8 @@
 #define for_each_sched_entity(se) \
 		for (; se; se = se->parent)
 
-/* vmlinux functions and data shared by the port files (see above). */
+/* vmlinux data shared by the port files (see above). */
 struct fl_port61 {
-	/* fair.c statics, out of line (t) in vmlinux */
-	void (*update_curr)(struct cfs_rq *cfs_rq);
-	void (*update_cfs_group)(struct sched_entity *se);
-	void (*clear_buddies)(struct cfs_rq *cfs_rq, struct sched_entity *se);
-	void (*place_entity)(struct cfs_rq *cfs_rq, struct sched_entity *se,
-			     int initial);
-	void (*attach_entity_load_avg)(struct cfs_rq *cfs_rq,
-				       struct sched_entity *se);
-	void (*detach_entity_load_avg)(struct cfs_rq *cfs_rq,
-				       struct sched_entity *se);
-	void (*hrtick_update)(struct rq *rq);
-	/* pelt.c, core.c, stats.c: global (T) but not exported */
-	typeof(__update_load_avg_se) *__update_load_avg_se;
-	typeof(__update_load_avg_cfs_rq) *__update_load_avg_cfs_rq;
-	typeof(update_rq_clock) *update_rq_clock;
-	typeof(resched_curr) *resched_curr;
-	typeof(sched_can_stop_tick) *sched_can_stop_tick;
-	typeof(call_trace_sched_update_nr_running) *call_trace_sched_update_nr_running;
-	typeof(__update_stats_wait_end) *__update_stats_wait_end;
-	/* data */
 	struct update_util_data __rcu * __percpu *cpufreq_update_util_data;
 };
 extern struct fl_port61 fl_p61;
@@ -232,7 +210,7 @@ fl_update_stats_wait_end_fair(struct cfs_rq *cfs_rq, struct sched_entity *se)
 	if (entity_is_task(se))
 		p = task_of(se);
 
-	fl_p61.__update_stats_wait_end(rq_of(cfs_rq), p, stats);
+	FL_VM(__update_stats_wait_end)(rq_of(cfs_rq), p, stats);
 }
 
 /*
@@ -257,7 +235,7 @@ static inline void fl_sched_update_tick_dependency(struct rq *rq)
 	if (!tick_nohz_full_cpu(cpu))
 		return;
 
-	if (fl_p61.sched_can_stop_tick(rq))
+	if (FL_VM(sched_can_stop_tick)(rq))
 		tick_nohz_dep_clear_cpu(cpu, TICK_DEP_BIT_SCHED);
 	else
 		tick_nohz_dep_set_cpu(cpu, TICK_DEP_BIT_SCHED);
@@ -270,7 +248,7 @@ static inline void fl_add_nr_running(struct rq *rq, unsigned count)
 
 	rq->nr_running = prev_nr + count;
 	if (trace_sched_update_nr_running_tp_enabled()) {
-		fl_p61.call_trace_sched_update_nr_running(rq, count);
+		FL_VM(call_trace_sched_update_nr_running)(rq, count);
 	}
 
 	if (prev_nr < 2 && rq->nr_running >= 2) {
@@ -286,7 +264,7 @@ static inline void fl_sub_nr_running(struct rq *rq, unsigned count)
 {
 	rq->nr_running -= count;
 	if (trace_sched_update_nr_running_tp_enabled()) {
-		fl_p61.call_trace_sched_update_nr_running(rq, -count);
+		FL_VM(call_trace_sched_update_nr_running)(rq, -count);
 	}
 
 	/* Check if we still need preemption */
@@ -388,7 +366,7 @@ static inline int fl_update_cfs_rq_load_avg(u64 now, struct cfs_rq *cfs_rq)
 		decayed = 1;
 	}
 
-	decayed |= fl_p61.__update_load_avg_cfs_rq(now, cfs_rq);
+	decayed |= FL_VM(__update_load_avg_cfs_rq)(now, cfs_rq);
 	u64_u32_store_copy(sa->last_update_time,
 			   cfs_rq->last_update_time_copy,
 			   sa->last_update_time);

@@ -7,23 +7,14 @@
  * Everything else here re-expresses what the compiler inlined into
  * find_idlest_group in this build (see ref/debian-6.1.0-57/inline-trees.txt):
  * update_sg_wakeup_stats() and its helpers.  cpu_util_next() and
- * task_h_load() are out of line in vmlinux and called through pointers.
+ * task_h_load() are out of line in vmlinux and called as static calls
+ * (vmcalls.h).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include "port.h"
 #include "fairlab.h"
 #include "fairlab_trace_events.h"
-
-static unsigned long (*fl_cpu_util_next)(int cpu, struct task_struct *p,
-					 int dst_cpu);
-static unsigned long (*fl_task_h_load)(struct task_struct *p);
-
-const struct fl_symreq fl_syms_idlest[] = {
-	FL_SYM(fl_cpu_util_next, cpu_util_next),
-	FL_SYM(fl_task_h_load, task_h_load),
-	{ }
-};
 
 /* fair.c's local helpers used below. */
 #define fl_fits_capacity(cap, max)	((cap) * 1280 < (max) * 1024)
@@ -67,7 +58,7 @@ static unsigned long fl_cpu_load_without(struct rq *rq, struct task_struct *p)
 
 	load = READ_ONCE(rq->cfs.avg.load_avg);
 	/* Discount task's util from CPU's util */
-	fl_lsub_positive(&load, fl_task_h_load(p));
+	fl_lsub_positive(&load, FL_VM(task_h_load)(p));
 	return load;
 }
 
@@ -93,7 +84,7 @@ static unsigned long fl_cpu_util_without(int cpu, struct task_struct *p)
 	/* Task has no contribution or is new */
 	if (cpu != task_cpu(p) || !READ_ONCE(p->se.avg.last_update_time))
 		return fl_cpu_util_cfs(cpu);
-	return fl_cpu_util_next(cpu, p, -1);
+	return FL_VM(cpu_util_next)(cpu, p, -1);
 }
 
 /* fair.c task_running_on_cpu() */

@@ -17,7 +17,7 @@ const struct fl_port_func fl_port_funcs[] = {
 	/* update_pick_idlest() is inlined here (idlest.c) */
 	{ "find_idlest_group", FL_SIZE_find_idlest_group + FL_PORT_SIZE_SKEW,
 	  fl_find_idlest_group },
-	/* tg surface: every copy of update_tg_load_avg() (pelt.c et al.) */
+	/* tg surface: every copy of update_tg_load_avg() (update_load_avg.h et al.) */
 	{ "enqueue_entity", FL_SIZE_enqueue_entity, fl_enqueue_entity },
 	{ "enqueue_task_fair", FL_SIZE_enqueue_task_fair, fl_enqueue_task_fair },
 	{ "unthrottle_cfs_rq", FL_SIZE_unthrottle_cfs_rq, fl_unthrottle_cfs_rq },
@@ -38,13 +38,11 @@ const struct fl_port_func fl_port_funcs[] = {
 };
 
 const struct fl_symreq *const fl_port_symtabs[] = {
-	fl_syms_idlest,
-	fl_syms_pelt,
+	fl_syms_calls,
+	fl_syms_shared,
 	fl_syms_enqueue,
 	fl_syms_dequeue,
 	fl_syms_tick,
-	fl_syms_attach,
 	fl_syms_blocked,
-	fl_syms_shares,
 	NULL
 };

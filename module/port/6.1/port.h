@@ -9,6 +9,7 @@
 #define FAIRLAB_PORT_H
 
 #include "compat.h"
+#include "vmcalls.h"
 
 /*
  * The exact build this port mirrors; the module refuses any other.  The
@@ -33,26 +34,21 @@ extern const struct fl_port_func fl_port_funcs[];	/* NULL-name terminated */
 extern const struct fl_symreq *const fl_port_symtabs[];	/* NULL terminated */
 
 /* Symbol tables of the port files (NULL-name terminated). */
-extern const struct fl_symreq fl_syms_idlest[];
-extern const struct fl_symreq fl_syms_pelt[];
+extern const struct fl_symreq fl_syms_calls[];
+extern const struct fl_symreq fl_syms_shared[];
 extern const struct fl_symreq fl_syms_enqueue[];
 extern const struct fl_symreq fl_syms_dequeue[];
 extern const struct fl_symreq fl_syms_tick[];
-extern const struct fl_symreq fl_syms_attach[];
 extern const struct fl_symreq fl_syms_blocked[];
-extern const struct fl_symreq fl_syms_shares[];
 
 /* idlest.c */
 struct sched_group *fl_find_idlest_group(struct sched_domain *sd,
 					 struct task_struct *p, int this_cpu);
 
 /*
- * pelt.c: the module's one private copy of update_load_avg() (static
- * inline, hence notrace and unpatchable in vmlinux), with @site telling
- * fl_tg_update() which replaced path called it.
+ * update_load_avg.h: fl_update_load_avg(), the module's one private copy of
+ * update_load_avg(), inline in the replacements below.
  */
-void fl_update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se,
-			int flags, unsigned int site);
 
 /* enqueue.c */
 void fl_enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);

@@ -4,12 +4,7 @@
  * kernel/sched/fair.c, re-expressed with its update_load_avg() call going to
  * fl_update_load_avg().
  */
-#include "fair_inline.h"
-
-/* Everything this needs from vmlinux is in fl_p61 (fl_syms_pelt). */
-const struct fl_symreq fl_syms_shares[] = {
-	{ }
-};
+#include "update_load_avg.h"
 
 /* Mirrors __sched_group_set_shares() of Linux 6.1.192 (Debian 6.1.0-57-amd64), kernel/sched/fair.c. */
 /*
@@ -43,11 +38,11 @@ int fl___sched_group_set_shares(struct task_group *tg, unsigned long shares)
 
 		/* Propagate contribution to hierarchy */
 		rq_lock_irqsave(rq, &rf);
-		fl_p61.update_rq_clock(rq);
+		FL_VM(update_rq_clock)(rq);
 		for_each_sched_entity(se) {
 			fl_update_load_avg(cfs_rq_of(se), se, UPDATE_TG,
 					   FL_SITE_SET_SHARES);
-			fl_p61.update_cfs_group(se);
+			FL_VM(update_cfs_group)(se);
 		}
 		rq_unlock_irqrestore(rq, &rf);
 	}

@@ -4,19 +4,13 @@
  * 6.1.0-57-amd64), kernel/sched/fair.c, re-expressed with their
  * update_load_avg() calls going to fl_update_load_avg().
  */
-#include "fair_inline.h"
+#include "update_load_avg.h"
 #include <linux/task_work.h>
 
 /* vmlinux functions and data only this file needs (fl_syms_tick). */
-static u64 (*fl_sched_slice)(struct cfs_rq *cfs_rq, struct sched_entity *se);
-static unsigned long (*fl_task_h_load)(struct task_struct *p);
-static unsigned int (*fl_task_scan_start)(struct task_struct *p);
 static unsigned int *fl_sysctl_sched_min_granularity;
 
 const struct fl_symreq fl_syms_tick[] = {
-	FL_SYM(fl_sched_slice, sched_slice),
-	FL_SYM(fl_task_h_load, task_h_load),
-	FL_SYM(fl_task_scan_start, task_scan_start),
 	/* data */
 	FL_SYM(fl_sysctl_sched_min_granularity, sysctl_sched_min_granularity),
 	{ }
@@ -39,7 +33,7 @@ fl_update_stats_curr_start(struct cfs_rq *cfs_rq, struct sched_entity *se)
  */
 void fl_set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
-	fl_p61.clear_buddies(cfs_rq, se);
+	FL_VM(clear_buddies)(cfs_rq, se);
 
 	/* 'current' is not kept within the tree. */
 	if (se->on_rq) {
@@ -94,15 +88,15 @@ fl_check_preempt_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr)
 	struct sched_entity *se;
 	s64 delta;
 
-	ideal_runtime = fl_sched_slice(cfs_rq, curr);
+	ideal_runtime = FL_VM(sched_slice)(cfs_rq, curr);
 	delta_exec = curr->sum_exec_runtime - curr->prev_sum_exec_runtime;
 	if (delta_exec > ideal_runtime) {
-		fl_p61.resched_curr(rq_of(cfs_rq));
+		FL_VM(resched_curr)(rq_of(cfs_rq));
 		/*
 		 * The current task ran long enough, ensure it doesn't get
 		 * re-elected due to buddy favours.
 		 */
-		fl_p61.clear_buddies(cfs_rq, curr);
+		FL_VM(clear_buddies)(cfs_rq, curr);
 		return;
 	}
 
@@ -121,7 +115,7 @@ fl_check_preempt_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr)
 		return;
 
 	if (delta > ideal_runtime)
-		fl_p61.resched_curr(rq_of(cfs_rq));
+		FL_VM(resched_curr)(rq_of(cfs_rq));
 }
 
 /* fair.c (CONFIG_SCHED_HRTICK) */
@@ -131,20 +125,20 @@ fl_entity_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr, int queued)
 	/*
 	 * Update run-time statistics of the 'current'.
 	 */
-	fl_p61.update_curr(cfs_rq);
+	FL_VM(update_curr)(cfs_rq);
 
 	/*
 	 * Ensure that runnable average is periodically updated.
 	 */
 	fl_update_load_avg(cfs_rq, curr, UPDATE_TG, FL_SITE_ENTITY_TICK);
-	fl_p61.update_cfs_group(curr);
+	FL_VM(update_cfs_group)(curr);
 
 	/*
 	 * queued ticks are scheduled to match the slice, so don't bother
 	 * validating it and just reschedule.
 	 */
 	if (queued) {
-		fl_p61.resched_curr(rq_of(cfs_rq));
+		FL_VM(resched_curr)(rq_of(cfs_rq));
 		return;
 	}
 	/*
@@ -181,7 +175,7 @@ static inline void fl_task_tick_numa(struct rq *rq, struct task_struct *curr)
 
 	if (now > curr->node_stamp + period) {
 		if (!curr->node_stamp)
-			curr->numa_scan_period = fl_task_scan_start(curr);
+			curr->numa_scan_period = FL_VM(task_scan_start)(curr);
 		curr->node_stamp += period;
 
 		if (!time_before(jiffies, curr->mm->numa_next_scan))
@@ -222,7 +216,7 @@ static inline void fl_update_misfit_status(struct task_struct *p, struct rq *rq)
 	 * Make sure that misfit_task_load will not be null even if
 	 * task_h_load() returns 0.
 	 */
-	rq->misfit_task_load = max_t(unsigned long, fl_task_h_load(p), 1);
+	rq->misfit_task_load = max_t(unsigned long, FL_VM(task_h_load)(p), 1);
 }
 
 /* Mirrors task_tick_fair() of Linux 6.1.192 (Debian 6.1.0-57-amd64), kernel/sched/fair.c. */
@@ -253,7 +247,7 @@ void fl_task_tick_fair(struct rq *rq, struct task_struct *curr, int queued)
 		fl_entity_tick(cfs_rq, se, queued);
 	}
 
-	if (static_key_enabled(fl_vm.sched_numa_balancing))
+	if (fl_static_key_on(&fl_vm.sched_numa_balancing->key))
 		fl_task_tick_numa(rq, curr);
 
 	fl_update_misfit_status(curr, rq);

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The module's one private copy of update_load_avg() of Linux 6.1.192
  * (Debian 6.1.0-57-amd64), kernel/sched/fair.c, and of what it inlines.
@@ -9,33 +9,15 @@
  * through the active policy.  Every replaced function of the port calls
  * fl_update_load_avg() with the site (enum fl_site) of its call.
  *
- * Also here: fl_p61, the vmlinux functions and data shared by the port
- * files (fair_inline.h), resolved through fl_syms_pelt.
+ * Always inline: vmlinux calls its update_load_avg() out of line, about
+ * seven times per context switch; inlined into the replacements, the call,
+ * the register saves and the site argument disappear, which pays back part
+ * of what klp's ftrace hop costs on entry to a replaced function.
  */
+#ifndef FAIRLAB_PORT61_UPDATE_LOAD_AVG_H
+#define FAIRLAB_PORT61_UPDATE_LOAD_AVG_H
+
 #include "fair_inline.h"
-
-struct fl_port61 fl_p61;
-
-const struct fl_symreq fl_syms_pelt[] = {
-	FL_SYM(fl_p61.update_curr, update_curr),
-	FL_SYM(fl_p61.update_cfs_group, update_cfs_group),
-	FL_SYM(fl_p61.clear_buddies, clear_buddies),
-	FL_SYM(fl_p61.place_entity, place_entity),
-	FL_SYM(fl_p61.attach_entity_load_avg, attach_entity_load_avg),
-	FL_SYM(fl_p61.detach_entity_load_avg, detach_entity_load_avg),
-	FL_SYM(fl_p61.hrtick_update, hrtick_update),
-	FL_SYM(fl_p61.__update_load_avg_se, __update_load_avg_se),
-	FL_SYM(fl_p61.__update_load_avg_cfs_rq, __update_load_avg_cfs_rq),
-	FL_SYM(fl_p61.update_rq_clock, update_rq_clock),
-	FL_SYM(fl_p61.resched_curr, resched_curr),
-	FL_SYM(fl_p61.sched_can_stop_tick, sched_can_stop_tick),
-	FL_SYM(fl_p61.call_trace_sched_update_nr_running,
-	       call_trace_sched_update_nr_running),
-	FL_SYM(fl_p61.__update_stats_wait_end, __update_stats_wait_end),
-	/* data: a per-CPU variable (its kallsyms value is the per-CPU offset) */
-	FL_SYM(fl_p61.cpufreq_update_util_data, cpufreq_update_util_data),
-	{ }
-};
 
 /* fair.c: cfs_rq_util_change() */
 static inline void fl_cfs_rq_util_change(struct cfs_rq *cfs_rq, int flags)
@@ -233,8 +215,9 @@ static inline int fl_propagate_entity_load_avg(struct sched_entity *se)
  * detach_entity_load_avg(), __update_load_avg_se() and
  * __update_load_avg_cfs_rq() are out of line in vmlinux and called there.
  */
-void fl_update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se,
-			int flags, unsigned int site)
+static __always_inline void
+fl_update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags,
+		   unsigned int site)
 {
 	u64 now = cfs_rq_clock_pelt(cfs_rq);
 	int decayed;
@@ -244,7 +227,7 @@ void fl_update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se,
 	 * track group sched_entity load average for task_h_load calc in migration
 	 */
 	if (se->avg.last_update_time && !(flags & SKIP_AGE_LOAD))
-		fl_p61.__update_load_avg_se(now, cfs_rq, se);
+		FL_VM(__update_load_avg_se)(now, cfs_rq, se);
 
 	decayed  = fl_update_cfs_rq_load_avg(now, cfs_rq);
 	decayed |= fl_propagate_entity_load_avg(se);
@@ -258,7 +241,7 @@ void fl_update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se,
 		 *
 		 * IOW we're enqueueing a task on a new CPU.
 		 */
-		fl_p61.attach_entity_load_avg(cfs_rq, se);
+		FL_VM(attach_entity_load_avg)(cfs_rq, se);
 		fl_tg_update(cfs_rq, site);
 
 	} else if (flags & DO_DETACH) {
@@ -266,7 +249,7 @@ void fl_update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se,
 		 * DO_DETACH means we're here from dequeue_entity()
 		 * and we are migrating task out of the CPU.
 		 */
-		fl_p61.detach_entity_load_avg(cfs_rq, se);
+		FL_VM(detach_entity_load_avg)(cfs_rq, se);
 		fl_tg_update(cfs_rq, site);
 	} else if (decayed) {
 		fl_cfs_rq_util_change(cfs_rq, 0);
@@ -275,3 +258,5 @@ void fl_update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se,
 			fl_tg_update(cfs_rq, site);
 	}
 }
+
+#endif /* FAIRLAB_PORT61_UPDATE_LOAD_AVG_H */

@@ -19,7 +19,7 @@ DEPS_STAMP = $(CACHE)/deps-6.1.192-3.done
 export KREL CACHE
 
 .PHONY: all modules userspace deps check check-unit check-vm demo \
-	bench-module bench-analyzer install clean refusal-modules
+	bench-module bench-profile bench-analyzer install clean refusal-modules
 
 all: modules userspace
 
@@ -53,6 +53,9 @@ demo: all
 
 bench-module: all
 	@tests/bench/bench-module.sh
+
+bench-profile: all
+	@tests/bench/bench-profile.sh
 
 bench-analyzer: all
 	@tests/bench/bench-analyzer.sh

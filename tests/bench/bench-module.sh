@@ -18,11 +18,16 @@
 #     realistic input mix, in an out-of-line wrapper, fl_bench_decide();
 #     Ir(fl_bench_decide, inclusive) / N, call and return included.
 #     Target: <= 20.
+#  3. Where the instructions go: tests/bench/bench-profile.sh (two more
+#     boots, side by side): a pipe ping-pong's kernel instructions per
+#     context switch, unpatched and patched-stock, by function, with the
+#     part that is klp's ftrace hop into the replaced functions.
 #
 # Env: BENCH_ROUNDS, BENCH_ARGS (hackbench args), BENCH_N (decisions),
 #      BENCH_CLOCK=icount (default) or wall (see below), BENCH_KARGS (guest
 #      kernel arguments, e.g. mitigations=off),
-#      BENCH_SKIP_VM=1 (only part 2), BENCH_OUT (default build/bench).
+#      BENCH_SKIP_VM=1 (only part 2), BENCH_OUT (default build/bench; part
+#      3 writes to build/bench/profile).
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$TOP"
@@ -83,3 +88,8 @@ done | tee "$out/decide.txt"
 echo "(instructions per decision, call and return included)"
 worst=$(awk 'NR > 1 { for (i = 2; i <= 3; i++) if ($i > w) w = $i } END { print w + 0 }' "$out/decide.txt")
 awk -v w="$worst" 'BEGIN { printf "target: <= 20 instructions per decision: %s (worst %.1f)\n", (w <= 20) ? "met" : "NOT met", w }'
+
+if [ "${BENCH_SKIP_VM:-0}" != 1 ]; then
+	echo
+	tests/bench/bench-profile.sh
+fi

@@ -24,6 +24,9 @@
 #                    advances 2^SHIFT ns per guest instruction, so guest
 #                    times count the guest's instructions and not the host's
 #                    load (for benchmarks; needs --tcg single)
+#   --qemu-arg ARG   one more QEMU argument (split at spaces), e.g. a TCG
+#                    plugin: --qemu-arg "-plugin /path/p.so,k=v"
+#                    (tests/bench/bench-profile.sh)
 #   -v, --verbose    copy the guest console to stderr while it runs
 #   -h, --help       this text
 #
@@ -55,6 +58,7 @@ out=
 append=
 tcg=${FAIRLAB_VM_TCG:-single}
 icount=
+qextra=()
 verbose=0
 scenario=
 
@@ -78,6 +82,8 @@ while [ $# -gt 0 ]; do
 	--tcg=*) tcg=${1#*=}; shift ;;
 	--icount) icount=${2?--icount needs a value}; shift 2 ;;
 	--icount=*) icount=${1#*=}; shift ;;
+	--qemu-arg) read -r -a qa <<<"${2:?--qemu-arg needs a value}"; qextra+=("${qa[@]}"); shift 2 ;;
+	--qemu-arg=*) read -r -a qa <<<"${1#*=}"; qextra+=("${qa[@]}"); shift ;;
 	-v|--verbose) verbose=1; shift ;;
 	-h|--help) usage; exit 0 ;;
 	-*) die "unknown option $1 (see --help)" ;;
@@ -308,7 +314,7 @@ disk=$tmp/out.img
 truncate -s "${mem}M" "$disk"
 console=$tmp/console.log
 
-qargs=(-accel "tcg,thread=$tcg" -cpu max -m "${mem}M")
+qargs=(-accel "tcg,thread=$tcg" -cpu max -m "${mem}M" ${qextra[@]+"${qextra[@]}"})
 [ -z "$icount" ] || qargs+=(-icount "shift=$icount,sleep=off")
 if [ "$numa" = 1 ]; then
 	# one socket per node: a socket (shared LLC) spanning two nodes makes

@@ -34,21 +34,18 @@ static const struct fl_symreq fl_syms_core[] = {
 	FL_SYM(fl_vm.task_groups, task_groups),
 	FL_SYM(fl_vm.sd_llc_id, sd_llc_id),
 	{ "balance_push_callback", (void **)&fl_balance_push_callback },
-	/* the names compat.h renames; see fl_raw_spin_rq_lock_nested() */
-	{ "raw_spin_rq_lock_nested", (void **)&fl_vm.raw_spin_rq_lock_nested },
-	{ "raw_spin_rq_unlock", (void **)&fl_vm.raw_spin_rq_unlock },
 	{ }
 };
 
-/* What sched.h's rq_lock*() inlines call, through the resolved vmlinux code. */
+/* What sched.h's rq_lock*() inlines call: the vmlinux functions (vmcalls.h). */
 void fl_raw_spin_rq_lock_nested(struct rq *rq, int subclass)
 {
-	fl_vm.raw_spin_rq_lock_nested(rq, subclass);
+	FL_VM(raw_spin_rq_lock_nested)(rq, subclass);
 }
 
 void fl_raw_spin_rq_unlock(struct rq *rq)
 {
-	fl_vm.raw_spin_rq_unlock(rq);
+	FL_VM(raw_spin_rq_unlock)(rq);
 }
 
 unsigned long fl_lookup_name(const char *name)

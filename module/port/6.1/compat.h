@@ -24,8 +24,8 @@
 /*
  * Out-of-line, unexported vmlinux functions that sched.h's own inlines
  * call (rq_lock*() -> raw_spin_rq_lock_nested()): renamed before sched.h
- * declares them, and defined in symbols.c as calls through the resolved
- * addresses.
+ * declares them, and defined in symbols.c as static calls of the vmlinux
+ * functions (vmcalls.h).
  */
 #define raw_spin_rq_lock_nested	fl_raw_spin_rq_lock_nested
 #define raw_spin_rq_unlock	fl_raw_spin_rq_unlock
@@ -52,8 +52,6 @@ struct fl_vmlinux {
 	cpumask_var_t __percpu *select_rq_mask;		/* fair.c, static */
 	struct list_head *task_groups;			/* core.c */
 	int __percpu *sd_llc_id;			/* topology.c */
-	void (*raw_spin_rq_lock_nested)(struct rq *rq, int subclass);
-	void (*raw_spin_rq_unlock)(struct rq *rq);
 };
 extern struct fl_vmlinux fl_vm;
 
@@ -124,7 +122,7 @@ struct fl_symreq {
 	void *tramp;
 };
 #define FL_SYM(var, sym)	{ #sym, (void **)&(var) }
-#define FL_SYM_CALL(call, sym) \
-	{ #sym, NULL, &STATIC_CALL_KEY(call), STATIC_CALL_TRAMP_ADDR(call) }
+#define FL_SYM_CALL(call, name) \
+	{ name, NULL, &STATIC_CALL_KEY(call), STATIC_CALL_TRAMP_ADDR(call) }
 
 #endif /* FAIRLAB_PORT_COMPAT_H */

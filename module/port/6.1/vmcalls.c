@@ -20,7 +20,11 @@ const struct fl_symreq fl_syms_shared[] = {
 #define FL_VM_DEFINE(sym, type)	DEFINE_STATIC_CALL_NULL(fl_vm_##sym, type);
 FL_VM_CALLS(FL_VM_DEFINE)
 
-#define FL_VM_SYMREQ(sym, type)	FL_SYM_CALL(fl_vm_##sym, sym),
+/*
+ * #sym here, before compat.h's renames (raw_spin_rq_lock_nested) could
+ * expand it: the table needs the vmlinux name.
+ */
+#define FL_VM_SYMREQ(sym, type)	FL_SYM_CALL(fl_vm_##sym, #sym),
 const struct fl_symreq fl_syms_calls[] = {
 	FL_VM_CALLS(FL_VM_SYMREQ)
 	{ }

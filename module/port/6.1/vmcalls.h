@@ -51,7 +51,10 @@
 	X(__update_stats_enqueue_sleeper,				\
 	  typeof(__update_stats_enqueue_sleeper))			\
 	X(walk_tg_tree_from, typeof(walk_tg_tree_from))			\
-	X(_printk_deferred, typeof(_printk_deferred))
+	X(_printk_deferred, typeof(_printk_deferred))			\
+	/* what sched.h's rq_lock*() call (compat.h renames the names) */ \
+	X(raw_spin_rq_lock_nested, void (struct rq *, int))		\
+	X(raw_spin_rq_unlock, void (struct rq *))
 
 #define FL_VM_DECLARE(sym, type)	DECLARE_STATIC_CALL(fl_vm_##sym, type);
 FL_VM_CALLS(FL_VM_DECLARE)

@@ -101,7 +101,7 @@ peak_rss_kb() {
 
 printf 'recording: %s (%s MB, trace.dat v7 zstd), %d fairlab records\n' \
 	"${big#$top/}" "$(($(stat -c %s "$big") / 1048576))" "$n"
-# fairlab uses a second core when there is one free (tools/pipe.h): say how
+# fairlab uses a second core when there is one free (tools/reader/pipe.h): say how
 # busy the host was
 printf 'host: %d CPUs, load average %s before the runs\n' "$(nproc)" \
 	"$(cut -d' ' -f1-3 /proc/loadavg)"

@@ -9,7 +9,7 @@
 # is kept in build/fuzz/artifacts/.
 #
 # Leak checking is off while fuzzing: an input libtracecmd cannot open is
-# abandoned on purpose (tools/reader.c, open_handle()), and checking every
+# abandoned on purpose (tools/reader/reader.c, open_handle()), and checking every
 # such run makes fuzzing about 20 times slower.  tools-cli.t checks leaks
 # on the same kinds of input, one process each.
 set -u

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The decoding guard (tools/guard.c, tools/test/test_guard.c): faults
+# The decoding guard (tools/reader/guard.c, tools/test/test_guard.c): faults
 # inside libtraceevent and decoding stalls become errors, faults in our
 # own code still crash.  ASan+UBSan build; the crashes it provokes on
 # purpose print sanitizer reports, kept out of the output.

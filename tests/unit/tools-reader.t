@@ -9,9 +9,9 @@
 #    file (no plugins: the events' own print format);
 #  - what the file says about itself (version, compression, clock) and the
 #    warnings a lossy, local-clock recording deserves;
-#  - the engine on its own thread (tools/pipe.h, the default) reports
+#  - the engine on its own thread (tools/reader/pipe.h, the default) reports
 #    byte for byte what it reports fed inline (FAIRLAB_THREADS=0), and
-#    reading page by page (tools/pages.h, the default) what reading
+#    reading page by page (tools/reader/pages.h, the default) what reading
 #    record by record with tracecmd_iterate_events() does (FAIRLAB_PAGES=0).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit test of the decoding guard (tools/guard.c): a fault inside
+ * Unit test of the decoding guard (tools/reader/guard.c): a fault inside
  * libtraceevent and a stall become jumps back, while a fault in our own
  * code, or with the guard disarmed, still kills the process.  Each case
  * runs in a child process so that the expected deaths are observable.

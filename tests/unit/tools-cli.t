@@ -55,6 +55,19 @@ expect_error "missing file" "No such file" "$tmp/none.dat"
 : >"$tmp/empty.dat"
 expect_error "empty file" "empty file" "$tmp/empty.dat"
 expect_error "directory" "is a directory" "$tmp"
+# a FIFO blocks open() until a writer comes: refused before it is opened
+# (timeout: without the check, report hangs for ever)
+mkfifo "$tmp/fifo.dat"
+timeout 20 "$FAIRLAB" report "$tmp/fifo.dat" >"$out" 2>"$err"; s=$?
+check "FIFO: refused at once, not opened (exit $s)" \
+	eval 'test $s = 1 && grep -q "not a regular file" "$err"'
+for cmd in compare plot; do
+	timeout 20 "$FAIRLAB" $cmd $([ $cmd = plot ] && echo "-o $tmp/fifo-plots") \
+		"$tmp/fifo.dat" "$tmp/fifo.dat" >"$out" 2>"$err"; s=$?
+	check "FIFO: $cmd refuses it too (exit $s)" \
+		eval 'test $s = 1 && grep -q "not a regular file" "$err"'
+done
+rm -f "$tmp/fifo.dat"
 printf 'hello\n' >"$tmp/text.dat"
 expect_error "text file" "not a trace-cmd data file" "$tmp/text.dat"
 head -c 5 "$ref" >"$tmp/short.dat"

@@ -84,6 +84,21 @@ static void copy_str(char *dst, size_t n, const char *src)
 	snprintf(dst, n, "%s", src ? src : "");
 }
 
+/* Only a regular file can be a recording: -1 with a message otherwise. */
+static int check_type(mode_t mode, const char *name, char *err, size_t errlen)
+{
+	if (S_ISDIR(mode)) {
+		snprintf(err, errlen, "%s: is a directory, not a trace.dat file", name);
+		return -1;
+	}
+	if (!S_ISREG(mode)) {
+		snprintf(err, errlen, "%s: not a regular file (trace.dat files are read with mmap and seeks)",
+			 name);
+		return -1;
+	}
+	return 0;
+}
+
 static int check_fd(int fd, const char *name, char *err, size_t errlen)
 {
 	char magic[sizeof(tracing_magic)];
@@ -94,15 +109,8 @@ static int check_fd(int fd, const char *name, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: %s", name, strerror(errno));
 		return -1;
 	}
-	if (S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "%s: is a directory, not a trace.dat file", name);
+	if (check_type(st.st_mode, name, err, errlen))
 		return -1;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s: not a regular file (trace.dat files are read with mmap and seeks)",
-			 name);
-		return -1;
-	}
 	if (st.st_size == 0) {
 		snprintf(err, errlen, "%s: empty file", name);
 		return -1;
@@ -334,10 +342,25 @@ fail:
 	return NULL;
 }
 
+/*
+ * A FIFO (or a tty) blocks open() until a writer appears, for ever if
+ * none does: the path is checked first, and opened with O_NONBLOCK so
+ * that something put there in between cannot block it either
+ * (check_fd() refuses it then).  O_NONBLOCK means nothing to a regular
+ * file.
+ */
 struct fl_reader *fl_reader_open(const char *path, char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	int fd;
 
+	if (stat(path, &st)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (check_type(st.st_mode, path, err, errlen))
+		return NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;

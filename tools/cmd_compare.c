@@ -379,6 +379,21 @@ int cmd_compare(int argc, char **argv)
 			return FL_EXIT_USAGE;
 		}
 	}
+	/*
+	 * After '--' every argument is a NEW file: a second '--' or an
+	 * option there is a mistake, never a file name.
+	 */
+	for (i = split + 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			fl_error("compare: '--' given twice: there are two sides, BASE... -- NEW...");
+			return FL_EXIT_USAGE;
+		}
+		if (argv[i][0] == '-' && argv[i][1]) {
+			fl_error("compare: '%s' after '--': options go before the first file (see fairlab compare --help)",
+				 argv[i]);
+			return FL_EXIT_USAGE;
+		}
+	}
 	nb = split - optind;
 	nn = split < argc ? argc - split - 1 : 0;
 	if (split == argc && nb == 2) {

@@ -14,7 +14,7 @@
 static void help(FILE *f)
 {
 	fputs(
-"usage: fairlab report [--json | --csv [--table=NAME]] [--top=N] FILE\n"
+"usage: fairlab report [--json | --csv [--table=NAME] | --top=N] FILE\n"
 "\n"
 "Figures of one recording for each policy segment (the records between two\n"
 "policy_switch events that change a policy) and, when there are several, for\n"
@@ -52,7 +52,7 @@ static void help(FILE *f)
 "  --csv          one CSV table, chosen with --table: summary (default), groups,\n"
 "                 cpus, sites, tg_policies, idlest, hist; each row starts with\n"
 "                 file, segment ('all' = whole trace), tg_policy, idlest_policy\n"
-"  --table=NAME   the CSV table\n"
+"  --table=NAME   the CSV table (with --csv only)\n"
 "  --top=N        text: task groups shown per segment (default 20, 0 = all)\n"
 "  -h, --help     this text\n"
 "\n"
@@ -171,6 +171,7 @@ int cmd_report(int argc, char **argv)
 	struct fa_engine_cfg cfg = { .on_segment = on_segment, .arg = &rr };
 	struct fl_reader *rd;
 	struct fa_engine *e;
+	bool table_set = false, top_set = false;
 	char err[512];
 	long top;
 	int c, i, ret = FL_EXIT_OK;
@@ -192,11 +193,13 @@ int cmd_report(int argc, char **argv)
 				return FL_EXIT_USAGE;
 			}
 			rr.rep.csv_table = fl_report_tables[i];
+			table_set = true;
 			break;
 		case 'n':
 			if (fl_parse_long(optarg, 0, 1000000, "--top", &top))
 				return FL_EXIT_USAGE;
 			rr.rep.top = (int)top;
+			top_set = true;
 			break;
 		case 'h':
 			help(stdout);
@@ -205,6 +208,15 @@ int cmd_report(int argc, char **argv)
 			fl_error("see fairlab report --help");
 			return FL_EXIT_USAGE;
 		}
+	}
+	/* An option that would change nothing is a mistake, not a no-op. */
+	if (table_set && rr.rep.fmt != FL_FMT_CSV) {
+		fl_error("report: --table chooses the CSV table: it needs --csv (text and JSON hold every table)");
+		return FL_EXIT_USAGE;
+	}
+	if (top_set && rr.rep.fmt != FL_FMT_TEXT) {
+		fl_error("report: --top limits the text tables: --json and --csv hold every group");
+		return FL_EXIT_USAGE;
 	}
 	if (optind != argc - 1) {
 		fl_error(optind == argc ? "report: no FILE given (see fairlab report --help)" :

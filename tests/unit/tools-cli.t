@@ -33,6 +33,20 @@ run_fl "$out" "$err" report --json --csv "$ref"; s=$?
 check "report --json --csv: exit 2" eval 'test $s = 2 && grep -q "exclude" "$err"'
 run_fl "$out" "$err" report --table=nope --csv "$ref"; s=$?
 check "report --table of no table: exit 2" test $s = 2
+run_fl "$out" "$err" report --table=groups "$ref"; s=$?
+check "report --table without --csv: exit 2, says why" \
+	eval 'test $s = 2 && grep -q -- "--table.*needs --csv" "$err" && ! test -s "$out"'
+run_fl "$out" "$err" report --json --table=groups "$ref"; s=$?
+check "report --json --table: exit 2" test $s = 2
+run_fl "$out" "$err" report --csv --top=3 "$ref"; s=$?
+check "report --csv --top: exit 2 (--top is for text)" \
+	eval 'test $s = 2 && grep -q -- "--top" "$err"'
+run_fl "$out" "$err" compare "$ref" -- "$ref" -- "$ref"; s=$?
+check "compare A -- B -- C: exit 2, '--' twice" \
+	eval 'test $s = 2 && grep -q "given twice" "$err" && ! test -s "$out"'
+run_fl "$out" "$err" compare "$ref" -- "$ref" --json; s=$?
+check "compare A -- B --json: exit 2, an option after '--'" \
+	eval 'test $s = 2 && grep -q "options go before" "$err" && ! test -s "$out"'
 run_fl "$out" "$err" report "$ref" "$ref"; s=$?
 check "report takes one file: exit 2" test $s = 2
 run_fl "$out" "$err" compare "$ref"; s=$?

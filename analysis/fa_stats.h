@@ -3,7 +3,7 @@
  * The output of the statistics engine: the figures of one policy segment
  * (the records between two policy_switch events), or of the whole trace.
  *
- * Definitions (DESIGN.md section 5):
+ * Definitions (tools/README.md, "What is measured", says the same):
  *  - attempt: a tg_update record; write: one with written set.
  *  - writer switch: a write to group T executed on CPU c whose previous
  *    write to T (in time order, over the whole trace) executed on c' != c;

@@ -20,7 +20,7 @@ static void help(FILE *f)
 "policy_switch events that change a policy) and, when there are several, for\n"
 "the whole trace.\n"
 "\n"
-"definitions (DESIGN.md section 5):\n"
+"definitions (the same as in tools/README.md, \"What is measured\"):\n"
 "  attempt        a fairlab:tg_update record; write: one with written=1\n"
 "  skip           attempts that did not write, in % of attempts\n"
 "  writer switch  a write to group T executed on CPU c whose previous write to T\n"

@@ -28,7 +28,7 @@ static void usage(FILE *f)
 "Every command takes --json or --csv instead of text, and --help.\n"
 "\n"
 "examples:\n"
-"  fairlab report build/vm/analyzer-data/trace.dat\n"
+"  fairlab report tests/data/analyzer-numa.dat      (a recording in the source tree)\n"
 "  fairlab compare stock-1.dat stock-2.dat -- budget-1.dat budget-2.dat\n"
 "  fairlab plot stock.dat relative8.dat budget5.dat -o plots/\n"
 "\n"

@@ -3,7 +3,8 @@
  * Unit tests of the policy code shared with fairlab.ko (module/policy/):
  * every branch of update_pick_idlest under every idlest policy, every tg
  * policy's threshold on both sides, and the parameter parser/formatter.
- * Expected values are worked out by hand from the rules in DESIGN.md.
+ * Expected values are worked out by hand from the rules in README.md's
+ * "Policies" table.
  */
 #include <stdio.h>
 #include <string.h>
@@ -160,7 +161,7 @@ static void test_tg(void)
 }
 
 /*
- * The rules as DESIGN.md states them, with divisions, as the kernel
+ * The rules as README.md's "Policies" table states them, with divisions, as the kernel
  * writes "abs(delta) > cfs_rq->tg_load_avg_contrib / 64": an independent
  * statement to hold the division-free rules of policy.c against.
  */

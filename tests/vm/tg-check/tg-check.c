@@ -23,7 +23,7 @@
  *   --rules             every attempt's "written" against the policy rule,
  *                       twice: the kernel's own fl_tg_decide() (policy.c,
  *                       linked in) and an independent re-statement of the
- *                       DESIGN.md rules; resync records (site 15) must be
+ *                       rules in README.md's "Policies" table; resync records (site 15) must be
  *                       written with delta != 0.
  *   --need POL,...      these canonical policies must have attempts
  *   --more 'A>B'        policy A writes more than policy B per attempt
@@ -496,7 +496,7 @@ static void check_complete(unsigned int min_pairs)
 /* ----------------------------------------------------------- (b) rules */
 
 /*
- * The rules of DESIGN.md section 3, stated again without policy.c, over the
+ * The rules of README.md's "Policies" table, stated again without policy.c, over the
  * recorded fields (tg_load_avg before = after - written delta), in
  * multiplicative form: for y > 0, |d| > floor(x / y)  <=>  |d| * y > x.
  */

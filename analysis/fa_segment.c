@@ -133,6 +133,7 @@ int fa_seg_merge(struct fa_segment *d, const struct fa_segment *s)
 		dc->writes += sc->writes;
 		dc->switches_in += sc->switches_in;
 		dc->xnode_in += sc->xnode_in;
+		dc->xnode_unknown_in += sc->xnode_unknown_in;
 		dc->remote += sc->remote;
 		dc->idlest += sc->idlest;
 	}

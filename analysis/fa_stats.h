@@ -38,6 +38,7 @@ struct fa_cpu_seg {
 	u64 attempts, writes;
 	u64 switches_in;	/* writes that took the line from another CPU */
 	u64 xnode_in;
+	u64 xnode_unknown_in;	/* ... of which a CPU had no known node */
 	u64 remote;		/* attempts on another CPU's cfs_rq */
 	u64 idlest;		/* pick_idlest decisions */
 };

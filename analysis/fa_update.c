@@ -85,6 +85,7 @@ static void count_write(struct fa_engine *e, struct fa_tg *g,
 		if (n_from < 0 || n_to < 0) {
 			s->xnode_unknown++;
 			ts->xnode_unknown++;
+			cs->xnode_unknown_in++;
 		} else if (n_from != n_to) {
 			s->xnode++;
 			ts->xnode++;

@@ -169,19 +169,34 @@ struct cmp_out {
 	struct fl_json json;
 };
 
-/* %change of the new mean against the base mean; NaN when base is 0. */
+/*
+ * %change of the new mean against the base mean; NaN when base is 0
+ * ("new") or when a side's figure is unknown (a NaN mean: "unknown").
+ */
 static double change_pct(struct side_stat b, struct side_stat n)
 {
+	if (isnan(b.mean) || isnan(n.mean))
+		return NAN;
 	if (b.mean == 0)
 		return n.mean == 0 ? 0.0 : NAN;
 	return 100.0 * (n.mean - b.mean) / fabs(b.mean);
+}
+
+/* ",VALUE" in CSV, or "," alone for an unknown (NaN) value. */
+static void csv_num(const char *fmt, double v)
+{
+	if (isnan(v))
+		putchar(',');
+	else
+		printf(fmt, v);
 }
 
 static void row(struct cmp_out *o, const char *metric, struct side_stat b,
 		struct side_stat n)
 {
 	double ch = change_pct(b, n);
-	char sb[16] = "", sn[16] = "", sc[16];
+	bool unknown = isnan(b.mean) || isnan(n.mean);
+	char sb[16] = "", sn[16] = "", sc[16], vb[24], vn[24];
 
 	switch (o->fmt) {
 	case FL_FMT_TEXT:
@@ -189,18 +204,25 @@ static void row(struct cmp_out *o, const char *metric, struct side_stat b,
 			snprintf(sb, sizeof(sb), "+-%3.0f%%", b.sd_pct);
 		if (n.sd_pct >= 0.5)
 			snprintf(sn, sizeof(sn), "+-%3.0f%%", n.sd_pct);
-		if (isnan(ch))
+		if (unknown)
+			snprintf(sc, sizeof(sc), "unknown");
+		else if (isnan(ch))
 			snprintf(sc, sizeof(sc), "new");
 		else
 			snprintf(sc, sizeof(sc), "%+.1f%%", ch);
-		printf("%16.6g %7s %10s %16.6g %7s  %s\n", b.mean, sb, sc, n.mean, sn, metric);
+		snprintf(vb, sizeof(vb), isnan(b.mean) ? "unknown" : "%.6g", b.mean);
+		snprintf(vn, sizeof(vn), isnan(n.mean) ? "unknown" : "%.6g", n.mean);
+		printf("%16s %7s %10s %16s %7s  %s\n", vb, sb, sc, vn, sn, metric);
 		break;
 	case FL_FMT_CSV:
+		/* unknown figures and changes are empty fields */
 		fl_csv_field(stdout, metric);
-		printf(",%.9g,%.3f,", b.mean, b.sd_pct);
-		if (!isnan(ch))
-			printf("%.3f", ch);
-		printf(",%.9g,%.3f,%d,%d\n", n.mean, n.sd_pct, b.n, n.n);
+		csv_num(",%.9g", b.mean);
+		csv_num(",%.3f", b.sd_pct);
+		csv_num(",%.3f", ch);
+		csv_num(",%.9g", n.mean);
+		csv_num(",%.3f", n.sd_pct);
+		printf(",%d,%d\n", b.n, n.n);
 		break;
 	case FL_FMT_JSON:
 		fl_json_obj(&o->json, NULL);

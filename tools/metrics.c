@@ -5,6 +5,7 @@
  * the integral of |E|, divided by the sum of their observed times) and
  * p99 is the value 99% of that group-time stays at or below.
  */
+#include <math.h>
 #include <string.h>
 
 #include "metrics.h"
@@ -33,8 +34,20 @@ RATE(attempts_rate, attempts)
 RATE(writes_rate, writes)
 COUNT(switches, switches)
 RATE(switches_rate, switches)
-COUNT(xnode, xnode)
-RATE(xnode_rate, xnode)
+
+/*
+ * Cross-node switches are unknown (NaN) when a switch involved a CPU no
+ * cpu_topology record placed: 0 would claim there were none.
+ */
+static double xnode(const struct fa_segment *s)
+{
+	return s->xnode_unknown ? NAN : (double)s->xnode;
+}
+
+static double xnode_rate(const struct fa_segment *s)
+{
+	return s->xnode_unknown ? NAN : fa_segment_rate(s, s->xnode);
+}
 COUNT(replay_mismatch, replay_mismatch)
 COUNT(foreign, foreign_policy)
 COUNT(contrib_jumps, contrib_jumps)

@@ -14,7 +14,7 @@ struct fl_metric {
 	const char *label;	/* e.g. "writes" */
 	const char *unit;	/* e.g. "1/s" */
 	int prec;		/* decimals in text; -1: an integer count */
-	double (*get)(const struct fa_segment *s);
+	double (*get)(const struct fa_segment *s);	/* NaN: unknown */
 };
 
 extern const struct fl_metric fl_metrics[];

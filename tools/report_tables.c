@@ -84,7 +84,7 @@ static void emit_groups(struct fl_report *r, struct fl_emit *em,
 		v[k++] = fl_v_dbl(fl_pct(t->attempts - t->writes, t->attempts));
 		v[k++] = fl_v_dbl(fa_segment_rate(s, t->writes));
 		v[k++] = fl_v_u64(t->switches);
-		v[k++] = fl_v_u64(t->xnode);
+		v[k++] = t->xnode_unknown ? fl_v_none() : fl_v_u64(t->xnode);
 		v[k++] = fl_v_u64(t->err.max_abs);
 		v[k++] = fl_v_dbl(fa_err_mean_abs(&t->err));
 		v[k++] = fl_v_u64(fa_err_p_abs(&t->err, 0.99));
@@ -121,6 +121,7 @@ static void emit_cpus(struct fl_report *r, struct fl_emit *em,
 		      const struct fa_segment *s)
 {
 	struct fl_val v[FL_NCOLS(cpu_cols)];
+	int node;
 	u32 i;
 
 	em->t = &cpu_table;
@@ -132,12 +133,13 @@ static void emit_cpus(struct fl_report *r, struct fl_emit *em,
 		if (!c->attempts && !c->idlest)
 			continue;
 		v[k++] = fl_v_u64(i);
-		v[k++] = fl_v_s64(fa_engine_cpu_node(r->e, (s32)i));
+		node = fa_engine_cpu_node(r->e, (s32)i);
+		v[k++] = node < 0 ? fl_v_none() : fl_v_s64(node);
 		v[k++] = fl_v_u64(c->attempts);
 		v[k++] = fl_v_u64(c->writes);
 		v[k++] = fl_v_dbl(fa_segment_rate(s, c->writes));
 		v[k++] = fl_v_u64(c->switches_in);
-		v[k++] = fl_v_u64(c->xnode_in);
+		v[k++] = c->xnode_unknown_in ? fl_v_none() : fl_v_u64(c->xnode_in);
 		v[k++] = fl_v_u64(c->remote);
 		v[k++] = fl_v_u64(c->idlest);
 		fl_table_row(em, v);
@@ -318,7 +320,9 @@ static void emit_summary_text(struct fl_report *r, const struct fa_segment *s)
 		double x = m->get(s);
 
 		snprintf(label, sizeof(label), "%s (%s)", m->label, m->unit);
-		if (m->prec < 0)
+		if (isnan(x))
+			fprintf(r->f, "    %-48s %16s\n", label, "unknown");
+		else if (m->prec < 0)
 			fprintf(r->f, "    %-48s %16.0f\n", label, x);
 		else
 			fprintf(r->f, "    %-48s %16.*f\n", label, m->prec, x);

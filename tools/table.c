@@ -88,6 +88,10 @@ void fl_table_row(struct fl_emit *e, const struct fl_val *v)
 			int w = col_width(c);
 
 			fputc(' ', e->f);
+			if (v[i].none) {
+				fprintf(e->f, c->kind == FL_STR ? "%-*s" : "%*s", w, "-");
+				continue;
+			}
 			switch (c->kind) {
 			case FL_U64:
 				fprintf(e->f, "%*llu", w, (unsigned long long)v[i].u);
@@ -114,6 +118,8 @@ void fl_table_row(struct fl_emit *e, const struct fl_val *v)
 		for (i = 0; i < t->ncols; i++) {
 			if (i || e->nlead)
 				fputc(',', e->f);
+			if (v[i].none)
+				continue;
 			switch (t->cols[i].kind) {
 			case FL_U64:
 				fprintf(e->f, "%llu", (unsigned long long)v[i].u);
@@ -137,6 +143,10 @@ void fl_table_row(struct fl_emit *e, const struct fl_val *v)
 		for (i = 0; i < t->ncols; i++) {
 			const char *k = t->cols[i].key;
 
+			if (v[i].none) {
+				fl_json_str(e->json, k, NULL);
+				continue;
+			}
 			switch (t->cols[i].kind) {
 			case FL_U64:
 				fl_json_u64(e->json, k, v[i].u);

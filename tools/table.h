@@ -28,6 +28,7 @@ struct fl_col {
 
 struct fl_val {
 	enum fl_kind kind;	/* filled by the fl_v_* helpers */
+	bool none;		/* unknown: "-" in text, empty in CSV, null in JSON */
 	union {
 		u64 u;
 		s64 s;
@@ -40,6 +41,7 @@ static inline struct fl_val fl_v_u64(u64 v) { return (struct fl_val){ .kind = FL
 static inline struct fl_val fl_v_s64(s64 v) { return (struct fl_val){ .kind = FL_S64, .s = v }; }
 static inline struct fl_val fl_v_dbl(double v) { return (struct fl_val){ .kind = FL_DBL, .d = v }; }
 static inline struct fl_val fl_v_str(const char *v) { return (struct fl_val){ .kind = FL_STR, .str = v }; }
+static inline struct fl_val fl_v_none(void) { return (struct fl_val){ .kind = FL_STR, .none = true }; }
 
 struct fl_table {
 	const char *name;	/* JSON member / CSV table name: "groups" */

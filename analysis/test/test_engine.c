@@ -255,6 +255,8 @@ static void test_writer_switches(void)
 	is_u64(s->cpus[2].switches_in, 1, "switches: cpu2 took the line once");
 	is_u64(s->cpus[2].xnode_in, 1, "switches: cpu2 took it across nodes");
 	is_u64(s->cpus[3].switches_in, 1, "switches: cpu3 took B's line");
+	is_u64(s->cpus[3].xnode_unknown_in, 1, "switches: cpu3's node unknown");
+	is_u64(s->cpus[2].xnode_unknown_in, 0, "switches: cpu2's switch-in placed");
 	is_u64(s->cpus[1].attempts, 3, "switches: cpu1 attempts (A 300, A 400, B 250)");
 	is_u64(s->cpus[1].writes, 2, "switches: cpu1 writes");
 	/* Rates: 8 attempts over 10..600 ns = 590 ns. */

@@ -60,7 +60,7 @@ for f in "$rec"/tg-*.dat; do
 	[ -e "$f" ] || continue
 	"$FAIRLAB" report --csv --table=cpus "$f" 2>/dev/null |
 		awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "node") c = i; next }
-			{ n++; if ($c < 0) bad++ } END { exit (n && !bad) ? 0 : 1 }' ||
+			{ n++; if ($c == "" || $c < 0) bad++ } END { exit (n && !bad) ? 0 : 1 }' ||
 		notopo="$notopo $(basename "$f" .dat)"
 done
 if [ -z "$notopo" ]; then

@@ -166,6 +166,42 @@ else
 	not_ok "CPU0 data offset of $v6 from trace-cmd report --stat"
 fi
 
+# ---- recordings cut with trace-cmd split ----------------------------------
+# last_ts FILE [EVENT]: timestamp (s) of the last record (of fairlab:EVENT)
+last_ts() {
+	trace-cmd report -i "$1" 2>/dev/null |
+		awk -v ev="${2:-}" 'match($0, / [0-9]+\.[0-9]+: [a-z_]+:/) {
+			split(substr($0, RSTART + 1, RLENGTH - 2), a, ": ")
+			if (ev == "" || a[2] == ev) t = a[1] } END { print t }'
+}
+# split_from FILE START OUT: the records from START (s) on, as trace-cmd split cuts them
+split_from() {
+	(cd "$tmp" && trace-cmd split -i "$1" -o split.dat "$2" >/dev/null 2>&1) &&
+		mv "$tmp/split.dat.1" "$3"
+}
+
+# Cut after the cpu_topology records: nodes unknown, so cross-node figures
+# are unknown (with a warning), never 0 -- nor -100% in compare.
+t=$(last_ts "$ref" cpu_topology)
+if [ -n "$t" ] && split_from "$ref" "$(awk -v t="$t" 'BEGIN { printf "%.6f", t + 0.000001 }')" \
+	"$tmp/notopo.dat"; then
+	run_fl "$out" "$err" report "$tmp/notopo.dat"; s=$?
+	check "no cpu_topology: report warns that nodes are unknown" \
+		eval 'test $s = 0 && grep -q "no cpu_topology record places" "$err"'
+	# (segment 0 has writer switches: unknown; a segment without any has 0)
+	check "no cpu_topology: cross-node switches 'unknown', not 0" \
+		eval 'grep -m1 "cross-node switches (n)" "$out" | grep -q "unknown$"'
+	run_fl "$out" "$err" report --csv --table=cpus "$tmp/notopo.dat"
+	check "no cpu_topology: CPU nodes empty in CSV, not -1" \
+		eval '! grep -q ",-1," "$out" && awk -F, "NR > 1 && \$6 != \"\" { bad++ } END { exit bad }" "$out"'
+	run_fl "$out" "$err" compare "$ref" "$tmp/notopo.dat"; s=$?
+	check "no cpu_topology: compare says unknown, not -100%" \
+		eval 'test $s = 0 && grep -q "unknown *xnode_switches_n$" "$out" &&
+		      ! grep "xnode_switches" "$out" | grep -q -- "-100"'
+else
+	not_ok "a recording cut after its cpu_topology records (trace-cmd split)"
+fi
+
 # ---- good files ------------------------------------------------------------
 run_fl "$out" "$err" report "$ref"; s=$?
 check "report: exit 0, quiet stderr" eval 'test $s = 0 && ! test -s "$err"'

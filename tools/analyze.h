@@ -15,4 +15,8 @@
  */
 int fl_analyze(const char *path, struct fa_engine *e);
 
+/* Says that @path holds no record to analyze (fl_analyze() fails so). */
+struct fl_read_info;
+void fl_no_records(const struct fl_read_info *in, const char *path);
+
 #endif /* FL_ANALYZE_H */

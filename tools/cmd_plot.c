@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -36,7 +37,8 @@ static void help(FILE *f)
 "\n"
 "options:\n"
 "  -o, --output=DIR  where the plots go (created if missing)\n"
-"  --bin=MS          width of a time bin in milliseconds (default 100)\n"
+"  --bin=MS          width of a time bin in milliseconds (default 100; at least\n"
+"                    0.001, and at most a million bins per recording)\n"
 "  --gnuplot=PROG    the gnuplot program (default gnuplot)\n"
 "  --json            list what was written, and the Pareto points\n"
 "  --csv             the Pareto points: file,segment,tg_policy,idlest_policy,\n"
@@ -48,6 +50,15 @@ static void help(FILE *f)
 "  fairlab plot --bin=10 -o plots/ stock.dat relative8.dat budget5.dat\n",
 	      f);
 }
+
+/*
+ * Time bins: at least 1 us wide (finer than any plot can show; a width
+ * that rounds to 0 ns would mean no bins at all), and at most a million
+ * per recording (a 1100-pixel plot shows about a thousand; a million
+ * lines of series are about 50 MB, where 1 ns bins made 3.4 GB).
+ */
+#define MIN_BIN_NS	1000ull
+#define MAX_BINS	1000000ull
 
 struct pareto_pt {
 	char stem[64];
@@ -64,7 +75,8 @@ struct plot_file {
 	char last_tg[48];	/* tg policy of the previous segment */
 	struct pareto_pt *pts;	/* shared list */
 	int *npts, *cappts;
-	bool oom;
+	u64 nbins;		/* bins written to series */
+	bool oom, too_many_bins;
 };
 
 /* File name without directory and .dat, reduced to [A-Za-z0-9._-]. */
@@ -96,8 +108,12 @@ static void on_bin(const struct fa_bin *b, void *arg)
 	double len = (double)(b->t_end - b->t_start) / 1e9;
 	u64 t0 = fa_engine_total(pf->e)->t_start;
 
-	if (len <= 0)
+	if (len <= 0 || pf->too_many_bins)
 		return;
+	if (++pf->nbins > MAX_BINS) {
+		pf->too_many_bins = true;	/* plot_one() says so */
+		return;
+	}
 	fprintf(pf->series, "%.6f\t%.3f\t%.3f\t%.3f\t%.3f\t%.5f\t%d\n",
 		(double)(b->t_start - t0) / 1e9 + len / 2,
 		(double)b->attempts / len, (double)b->writes / len,
@@ -144,6 +160,14 @@ static void on_segment(const struct fa_segment *s, void *arg)
 		!strcmp(pf->last_tg, p->tg_policy) ? "idlest " : "",
 		!strcmp(pf->last_tg, p->tg_policy) ? p->idlest_policy : p->tg_policy);
 	snprintf(pf->last_tg, sizeof(pf->last_tg), "%s", p->tg_policy);
+}
+
+static void remove_out(const char *dir, const char *stem, const char *suffix)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s%s", dir, stem, suffix);
+	unlink(path);
 }
 
 static FILE *open_out(const char *dir, const char *stem, const char *suffix)
@@ -282,13 +306,59 @@ static int write_pareto(const char *dir, const struct pareto_pt *pts, int n)
 	return fclose(f) ? -1 : 0;
 }
 
+/* The images a run draws: @fn(path, arg) for each, in report order. */
+static void each_image(const char *dir, char (*stems)[64], int nfiles,
+		       void (*fn)(const char *path, void *arg), void *arg)
+{
+	static const char *const kinds[] = { "-error", "-writes" };
+	char path[4200];
+	int i, k, e;
+
+	for (i = 0; i <= nfiles; i++) {
+		for (k = 0; k < 2 && (i < nfiles || !k); k++) {
+			for (e = 0; e < 2; e++) {
+				if (i < nfiles)
+					snprintf(path, sizeof(path), "%s/%s%s.%s", dir, stems[i],
+						 kinds[k], e ? "svg" : "png");
+				else
+					snprintf(path, sizeof(path), "%s/pareto.%s", dir,
+						 e ? "svg" : "png");
+				fn(path, arg);
+			}
+		}
+	}
+}
+
+static void unlink_image(const char *path, void *arg)
+{
+	(void)arg;
+	unlink(path);
+}
+
+/* Counts the images that are missing or empty. */
+static void count_empty(const char *path, void *arg)
+{
+	struct stat st;
+
+	if (stat(path, &st) || st.st_size == 0) {
+		fl_error("%s: not drawn (missing or empty)", path);
+		++*(int *)arg;
+	}
+}
+
+static void list_image(const char *path, void *arg)
+{
+	if (arg)
+		fl_json_str(arg, NULL, path);
+	else
+		printf("wrote %s\n", path);
+}
+
 static void report(enum fl_format fmt, const char *dir, char (*stems)[64], int nfiles,
 		   const struct pareto_pt *pts, int n)
 {
-	static const char *const kinds[] = { "-error", "-writes" };
 	struct fl_json j;
-	char path[4200];
-	int i, k, e;
+	int i;
 
 	if (fmt == FL_FMT_CSV) {
 		printf("file,segment,tg_policy,idlest_policy,writes_per_s,err_mean_load,err_p99_load,switches_per_s\n");
@@ -305,22 +375,7 @@ static void report(enum fl_format fmt, const char *dir, char (*stems)[64], int n
 		fl_json_obj(&j, NULL);
 		fl_json_arr(&j, "outputs");
 	}
-	for (i = 0; i <= nfiles; i++) {
-		for (k = 0; k < 2 && (i < nfiles || !k); k++) {
-			for (e = 0; e < 2; e++) {
-				if (i < nfiles)
-					snprintf(path, sizeof(path), "%s/%s%s.%s", dir, stems[i],
-						 kinds[k], e ? "svg" : "png");
-				else
-					snprintf(path, sizeof(path), "%s/pareto.%s", dir,
-						 e ? "svg" : "png");
-				if (fmt == FL_FMT_JSON)
-					fl_json_str(&j, NULL, path);
-				else
-					printf("wrote %s\n", path);
-			}
-		}
-	}
+	each_image(dir, stems, nfiles, list_image, fmt == FL_FMT_JSON ? &j : NULL);
 	if (fmt != FL_FMT_JSON)
 		return;
 	fl_json_end(&j, ']');
@@ -364,6 +419,14 @@ static int plot_one(struct plot_file *pf, const char *dir, u64 bin_ns)
 		fl_error("out of memory");
 		goto out;
 	}
+	if (pf->too_many_bins) {
+		double secs = fa_segment_seconds(fa_engine_total(e));
+
+		fl_error("%s: --bin=%g ms makes more than %llu time bins over its %.3f s: give --bin=%g or more",
+			 pf->path, (double)bin_ns / 1e6, MAX_BINS, secs,
+			 ceil(secs * 1e3 / (double)MAX_BINS * 1e3) / 1e3);
+		goto out;
+	}
 	ret = 0;
 out:
 	fa_engine_free(e);
@@ -371,6 +434,10 @@ out:
 		ret = -1;
 	if (pf->segments && fclose(pf->segments))
 		ret = -1;
+	if (ret) {		/* no half-written data left behind */
+		remove_out(dir, pf->stem, ".series.tsv");
+		remove_out(dir, pf->stem, ".segments.tsv");
+	}
 	return ret;
 }
 
@@ -388,7 +455,7 @@ int cmd_plot(int argc, char **argv)
 	enum fl_format fmt = FL_FMT_TEXT;
 	const char *dir = NULL, *prog = "gnuplot";
 	struct pareto_pt *pts = NULL;
-	int npts = 0, cappts = 0, nfiles, i, j, c, ret = FL_EXIT_FAIL;
+	int npts = 0, cappts = 0, nfiles, i, j, c, empty, ret = FL_EXIT_FAIL;
 	char (*stems)[64] = NULL;
 	double bin_ms = 100;
 	char path[4096];
@@ -403,6 +470,11 @@ int cmd_plot(int argc, char **argv)
 		case 'b':
 			if (fl_parse_positive(optarg, "--bin", &bin_ms))
 				return FL_EXIT_USAGE;
+			if (bin_ms * 1e6 < (double)MIN_BIN_NS) {
+				fl_error("--bin: %s ms is narrower than the %g ms (%llu ns) minimum",
+					 optarg, (double)MIN_BIN_NS / 1e6, MIN_BIN_NS);
+				return FL_EXIT_USAGE;
+			}
 			break;
 		case 'g':
 			prog = optarg;
@@ -474,8 +546,22 @@ int cmd_plot(int argc, char **argv)
 		goto out;
 	}
 	gp = NULL;
-	if (run_gnuplot(prog, dir))
+	/*
+	 * gnuplot opens each image before it draws into it: a failure
+	 * leaves empty or partial images.  Old ones of the same names go
+	 * first, so that none survives to be taken for this run's.
+	 */
+	each_image(dir, stems, nfiles, unlink_image, NULL);
+	if (run_gnuplot(prog, dir)) {
+		each_image(dir, stems, nfiles, unlink_image, NULL);
 		goto out;
+	}
+	empty = 0;
+	each_image(dir, stems, nfiles, count_empty, &empty);
+	if (empty) {
+		each_image(dir, stems, nfiles, unlink_image, NULL);
+		goto out;
+	}
 	report(fmt, dir, stems, nfiles, pts, npts);
 	ret = FL_EXIT_OK;
 out:

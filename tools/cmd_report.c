@@ -141,6 +141,8 @@ static void recording_footer(struct report_run *rr, const struct fl_read_info *i
 	} else if (r->fmt == FL_FMT_TEXT) {
 		if (fa_engine_segments(e) > 1)
 			fl_report_segment(r, tot);
+		else if (!in->fairlab_records)
+			fprintf(r->f, "\n   no fairlab records: the recording has the fairlab:* event formats but holds no event\n");
 		else if (!fa_engine_segments(e))
 			fprintf(r->f, "\n   no tg_update or pick_idlest records\n");
 		fprintf(r->f, "\n   %llu records, %llu fairlab, %u segments\n",

@@ -202,6 +202,25 @@ else
 	not_ok "a recording cut after its cpu_topology records (trace-cmd split)"
 fi
 
+# Cut after the last record: the fairlab formats, no record.  report says
+# so; compare and plot refuse it (no rows of 'new', no gnuplot errors).
+t=$(last_ts "$ref")
+if [ -n "$t" ] && split_from "$ref" "$(awk -v t="$t" 'BEGIN { printf "%.6f", t + 1 }')" \
+	"$tmp/norec.dat"; then
+	run_fl "$out" "$err" report "$tmp/norec.dat"; s=$?
+	check "no records: report says the recording holds no fairlab records" \
+		eval 'test $s = 0 && grep -q "no fairlab records" "$out" && grep -q "holds no fairlab records" "$err"'
+	run_fl "$out" "$err" compare "$ref" "$tmp/norec.dat"; s=$?
+	check "no records: compare exits 1 saying so, no rows" \
+		eval 'test $s = 1 && grep -q "holds no fairlab records" "$err" && ! grep -q " new " "$out"'
+	run_fl "$out" "$err" plot -o "$tmp/norec-plots" "$tmp/norec.dat"; s=$?
+	check "no records: plot exits 1 saying so, draws nothing" \
+		eval 'test $s = 1 && grep -q "holds no fairlab records" "$err" &&
+		      ! grep -q -i gnuplot "$err" && ! ls "$tmp/norec-plots"/*.png 2>/dev/null'
+else
+	not_ok "a recording cut after its last record (trace-cmd split)"
+fi
+
 # ---- good files ------------------------------------------------------------
 run_fl "$out" "$err" report "$ref"; s=$?
 check "report: exit 0, quiet stderr" eval 'test $s = 0 && ! test -s "$err"'
@@ -249,5 +268,23 @@ if command -v gnuplot >/dev/null; then
 		eval 'test $(grep -c "\"writes_per_s\"" "$out") = 8'
 	run_fl "$out" "$err" plot --gnuplot=/bin/false -o "$tmp/plots" "$ref"; s=$?
 	check "plot: a failing gnuplot is an error" test $s = 1
+	# a gnuplot that opens its output and fails leaves an empty image: removed
+	printf '#!/bin/sh\n: > pareto.png\nexit 1\n' >"$tmp/gp-fails"
+	chmod +x "$tmp/gp-fails"
+	run_fl "$out" "$err" plot --gnuplot="$tmp/gp-fails" -o "$tmp/plots2" "$ref"; s=$?
+	check "plot: a failed gnuplot leaves no empty image" \
+		eval 'test $s = 1 && ! test -e "$tmp/plots2/pareto.png"'
+	# time bins: one that rounds to 0 ns, or below 1 us, is a usage error;
+	# a million bins per recording at most (1 ns bins wrote 3.4 GB)
+	for b in 0.0000001 0.0000005; do
+		run_fl "$out" "$err" plot --bin=$b -o "$tmp/plots3" "$ref"; s=$?
+		check "plot --bin=$b: exit 2, below the minimum" \
+			eval 'test $s = 2 && grep -q "minimum" "$err" && ! test -e "$tmp/plots3"'
+	done
+	start=$(date +%s)
+	timeout 120 "$FAIRLAB" plot --bin=0.001 -o "$tmp/plots3" "$ref" >"$out" 2>"$err"; s=$?
+	check "plot --bin=0.001 on a 10 s recording: exit 1, too many bins, no data or image left ($(($(date +%s) - start)) s)" \
+		eval 'test $s = 1 && grep -q "time bins" "$err" &&
+		      test -z "$(ls "$tmp/plots3" | grep -v segments)"'
 fi
 tap_end

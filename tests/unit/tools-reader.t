@@ -111,7 +111,11 @@ check "analyzer-numa: clean recording, no warning" eval 'test $s = 0 && ! test -
 "$FAIRLAB" report "$DATA/analyzer-local-lossy.dat" >"$tmp/out" 2>"$tmp/err"; s=$?
 check "lossy: exit 0 (warnings are not errors)" test $s = 0
 check "lossy: lost events reported on stderr" grep -q "events lost in the ring buffer" "$tmp/err"
-check "lossy: overruns of the saved statistics reported" grep -q "overrun or dropped events" "$tmp/err"
+# the saved statistics count the same 4129 losses the records mark: one
+# warning for one fact
+n=$(grep -o -E "[0-9]+ events lost in the ring buffer" "$tmp/err" | grep -o -E "^[0-9]+")
+check "lossy: the one loss warned once, not again from the saved statistics (${n:-?} events)" \
+	eval 'test -n "$n" && test $(grep -c -w -- "$n" "$tmp/err") = 1'
 check "lossy: local trace clock reported" grep -q "trace clock 'local' is not global" "$tmp/err"
 check "lossy: warnings repeated in the text report" grep -q "warning: .*events lost" "$tmp/out"
 "$FAIRLAB" report --json "$DATA/analyzer-local-lossy.dat" >"$tmp/out" 2>/dev/null

@@ -525,8 +525,20 @@ void fl_read_warnings(const struct fl_read_info *in,
 		      "%llu events lost in the ring buffer: counts, writer switches and errors are incomplete (record with a larger -b)");
 	fl_warn_count(emit, arg, in->lost_unknown,
 		      "the ring buffer lost events of unknown number before %llu records");
-	fl_warn_count(emit, arg, in->overruns,
-		      "the saved ring buffer statistics report %llu overrun or dropped events");
+	/*
+	 * The saved statistics count the same losses the records mark: a
+	 * second warning only when they say more (or the records could
+	 * not say how many).
+	 */
+	if (in->overruns > in->lost_events && (in->lost_events || in->lost_unknown)) {
+		snprintf(msg, sizeof(msg), "the saved ring buffer statistics report %llu overrun or dropped events, %llu more than the records mark",
+			 (unsigned long long)in->overruns,
+			 (unsigned long long)(in->overruns - in->lost_events));
+		emit(msg, arg);
+	} else if (in->overruns > in->lost_events) {
+		fl_warn_count(emit, arg, in->overruns,
+			      "the saved ring buffer statistics report %llu overrun or dropped events: counts, writer switches and errors are incomplete (record with a larger -b)");
+	}
 	if (!in->clock[0]) {
 		emit("the recording does not say which trace clock it used (trace-cmd's default is 'local', per CPU): ordering across CPUs may be wrong",
 		     arg);

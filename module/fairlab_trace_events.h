@@ -60,7 +60,7 @@ TRACE_EVENT(tg_update,
 		__entry->policy = policy;
 		__entry->written = written;
 	),
-	TP_printk("tg=%llx cfs_cpu=%d load=%llu contrib=%llu delta=%lld written=%u tg_load_avg=%lld since_ns=%llu site=%u policy=%u arg=%u nr_cpus=%u",
+	TP_printk("tg=%llu cfs_cpu=%d load=%llu contrib=%llu delta=%lld written=%u tg_load_avg=%lld since_ns=%llu site=%u policy=%u arg=%u nr_cpus=%u",
 		  __entry->tg, __entry->cfs_cpu, __entry->load, __entry->contrib,
 		  __entry->delta, __entry->written, __entry->tg_load_avg,
 		  __entry->since_ns, __entry->site, __entry->policy,
@@ -163,7 +163,7 @@ TRACE_EVENT_FN(tg_info,
 		__entry->level = level;
 		__assign_str(name, name);
 	),
-	TP_printk("tg=%llx parent=%llx level=%u name=%s", __entry->tg,
+	TP_printk("tg=%llu parent=%llu level=%u name=%s", __entry->tg,
 		  __entry->parent, __entry->level, __get_str(name)),
 	fl_trace_describe_reg, fl_trace_describe_unreg
 );
@@ -209,7 +209,7 @@ TRACE_EVENT(tg_audit,
 		__entry->sum_contrib = sum_contrib;
 		__entry->sum_load = sum_load;
 	),
-	TP_printk("seq=%llu tg=%llx tg_load_avg=%lld sum_contrib=%lld sum_load=%llu",
+	TP_printk("seq=%llu tg=%llu tg_load_avg=%lld sum_contrib=%lld sum_load=%llu",
 		  __entry->seq, __entry->tg, __entry->tg_load_avg,
 		  __entry->sum_contrib, __entry->sum_load)
 );

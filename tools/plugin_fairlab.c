@@ -15,6 +15,9 @@
 
 #define EXPORT __attribute__((visibility("default")))
 
+/* The kernel's initial idlest avg_load in find_idlest_group(): UINT_MAX. */
+#define FL_AVG_LOAD_NONE 0xffffffffull
+
 /* Reads a field; on failure notes it in the output and returns nonzero. */
 static int val(struct trace_seq *s, struct tep_event *ev, const char *name,
 	       struct tep_record *rec, unsigned long long *v)
@@ -89,6 +92,18 @@ static int tg_update_handler(struct trace_seq *s, struct tep_record *rec,
 	return 0;
 }
 
+/*
+ * find_idlest_group() starts with an idlest group whose avg_load is
+ * UINT_MAX ("none yet"): that value is no load, and prints as "none".
+ */
+static void print_avg_load(struct trace_seq *s, unsigned long long v)
+{
+	if (v == FL_AVG_LOAD_NONE)
+		trace_seq_puts(s, "none");
+	else
+		trace_seq_printf(s, "%llu", v);
+}
+
 static int pick_idlest_handler(struct trace_seq *s, struct tep_record *rec,
 			       struct tep_event *ev, void *context)
 {
@@ -106,9 +121,14 @@ static int pick_idlest_handler(struct trace_seq *s, struct tep_record *rec,
 	    val(s, ev, "idlest_max_cap", rec, &ic) || val(s, ev, "group_max_cap", rec, &gc) ||
 	    val(s, ev, "picked", rec, &picked) || val(s, ev, "policy", rec, &policy))
 		return 0;
-	trace_seq_printf(s, "idlest_cpu=%d group_cpu=%d type=%s/%s idle_cpus=%llu/%llu util=%llu/%llu nr_running=%llu/%llu avg_load=%llu/%llu max_cap=%llu/%llu %s policy=",
+	trace_seq_printf(s, "idlest_cpu=%d group_cpu=%d type=%s/%s idle_cpus=%llu/%llu util=%llu/%llu nr_running=%llu/%llu avg_load=",
 			 (int)icpu, (int)gcpu, group_type(it), group_type(gt), ii, gi,
-			 iu, gu, in, gn, ia, ga, ic, gc, picked ? "picked" : "kept");
+			 iu, gu, in, gn);
+	print_avg_load(s, ia);
+	trace_seq_putc(s, '/');
+	print_avg_load(s, ga);
+	trace_seq_printf(s, " max_cap=%llu/%llu %s policy=", ic, gc,
+			 picked ? "picked" : "kept");
 	print_idlest_policy(s, policy);
 	return 0;
 }

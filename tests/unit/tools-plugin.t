@@ -48,6 +48,22 @@ has "policy switches by name" " policy_switch: +kind=tg old=stock new=relative:8
 has "idlest policy switches by name" " policy_switch: +kind=idlest old=stock new=nr_running" policy_switch
 has "tg_info with named ids" " tg_info: +tg=cgroup-[0-9]+ parent=cgroup-1 level=1 name=/a" tg_info
 has "the audited error" " tg_audit: .* error=-?[0-9]+" tg_audit
+# find_idlest_group()'s "no idlest group yet" avg_load (UINT_MAX) is no load
+has "no idlest group's avg_load as none" " pick_idlest: +idlest_cpu=-1 .* avg_load=none/[0-9]+ " pick_idlest
+check "plugin never prints the UINT_MAX sentinel as a load" \
+	eval '! grep -q "avg_load=4294967295" "$tmp/named"'
+
+# Task group ids are decimal everywhere: the kernel's trace formats (what
+# trace-cmd report prints without the plugin), the audit file, the plugin
+# and fairlab report.
+hex=$(grep -n -E '(tg|parent)=%ll[xX]' "$top/module/fairlab_trace_events.h")
+check "trace formats print task group ids in decimal${hex:+ (not: $hex)}" test -z "$hex"
+ids_report=$("$top/build/fairlab" report --csv --table=groups "$ref" 2>/dev/null |
+	awk -F, 'NR > 1 && $6 < 4611686018427387904 { print $6 }' | sort -u)
+missing=
+for id in $ids_report; do grep -q " tg=cgroup-$id " "$tmp/named" || missing="$missing $id"; done
+check "fairlab report's group ids are the plugin's (decimal)${missing:+, not:$missing}" \
+	test -n "$ids_report" -a -z "$missing"
 
 # install into a scratch $HOME: libtraceevent finds it there by itself
 make -s -C "$top/tools" install HOME="$tmp/home" >"$tmp/make.log" 2>&1; s=$?

@@ -41,8 +41,8 @@ trace-cmd report -i "$FL_OUT/named.dat" >/tmp/named.txt 2>&1
 possible=$(awk -F- '{ print ($2 == "" ? $1 : $2) + 1 }' /sys/devices/system/cpu/possible)
 assert_eq "trace start: cpu_topology for each of the $possible possible CPUs" \
 	"$possible" "$(grep -c 'cpu_topology:' /tmp/named.txt)"
-sed -n 's/.*tg_info:.* tg=\([0-9a-f]*\) .*/\1/p' /tmp/named.txt |
-	while read -r h; do printf '%d\n' "0x$h"; done >/tmp/named.ids
+# task group ids are decimal everywhere (trace formats, audit file, fairlab)
+sed -n 's/.*tg_info:.* tg=\([0-9]*\) .*/\1/p' /tmp/named.txt >/tmp/named.ids
 awk '!/^#/ { print $1 }' /sys/kernel/fairlab/audit >/tmp/audit.ids
 missing=$(awk 'FILENAME == ARGV[1] { a[$1]; next } !($1 in a) { m++ }
 	END { print m + 0 }' /tmp/named.ids /tmp/audit.ids)

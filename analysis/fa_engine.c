@@ -30,6 +30,7 @@ void fa_engine_free(struct fa_engine *e)
 	fa_tgtab_free(&e->tgtab);
 	fa_seg_free(&e->seg);
 	fa_seg_free(&e->total);
+	fa_audit_free(e);
 	free(e->node);
 	free(e);
 }

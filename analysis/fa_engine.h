@@ -37,9 +37,38 @@ struct fa_bin {
 	u32 groups;		/* groups with error state at t_end */
 };
 
+/*
+ * An audit window: two consecutive tg_audit snapshots of one group, and
+ * the written tg_update records of that group between them.  Every write
+ * adds its delta to tg->load_avg, so when every write is traced,
+ * tla_to - tla_from == written.
+ *
+ * Each snapshot is placed at its snap_ns when the recording has it in its
+ * own clock: a tg_update between the snapshot and the audit record
+ * (written after it) belongs to the next window.  Otherwise at the audit
+ * record's time, which puts such updates in the wrong window (exact false).
+ */
+/*
+ * Writes (of any group) a snapshot may lie behind its audit record and
+ * still be placed exactly; further back, the audit counts as unplaced.
+ */
+#define FA_AUDIT_REACH 16384
+
+struct fa_audit_window {
+	u64 tg;
+	u64 seq_from, seq_to;
+	u64 t_from, t_to;	/* where the snapshots were placed, trace clock ns */
+	s64 tla_from, tla_to;	/* tg->load_avg audited */
+	s64 written;		/* sum of the written deltas in (t_from, t_to] */
+	u64 writes;		/* their number */
+	bool exact;		/* both snapshots placed by snap_ns */
+};
+
 struct fa_engine_cfg {
 	/* Called when a segment closes; @seg is valid during the call only. */
 	void (*on_segment)(const struct fa_segment *seg, void *arg);
+	/* Called at each audit window's second audit (may be NULL). */
+	void (*on_audit_window)(const struct fa_audit_window *w, void *arg);
 	/* Called for each time bin of bin_ns (0: no bins) from the first record. */
 	void (*on_bin)(const struct fa_bin *bin, void *arg);
 	u64 bin_ns;

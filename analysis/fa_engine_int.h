@@ -26,6 +26,27 @@ struct fa_series {
 	u32 groups;		/* groups with a tg_update so far */
 };
 
+/*
+ * The latest writes, oldest first: an audit's snapshot lies before its
+ * record, and the writes in between are taken back out of the running
+ * sums.  Snapshots are placed exactly as long as the writes after them
+ * are still here (FA_WLOG_N writes of any group after the snapshot).
+ */
+#define FA_WLOG_N FA_AUDIT_REACH
+
+struct fa_wlog_ent {
+	u64 ts;
+	s64 delta;
+	u32 tg;			/* dense group index */
+};
+
+struct fa_wlog {
+	struct fa_wlog_ent *ent;	/* FA_WLOG_N, allocated at the first write */
+	u32 head, n;			/* oldest entry, number held */
+	bool dropped;			/* older entries were overwritten ... */
+	u64 dropped_ts;			/* ... the newest of them at this time */
+};
+
 struct fa_engine {
 	struct fa_engine_cfg cfg;
 	struct fa_tgtab tgtab;
@@ -44,7 +65,27 @@ struct fa_engine {
 	struct fa_event batch[FA_BATCH_MAX];
 
 	struct fa_series series;
+	struct fa_wlog wlog;
 };
+
+/*
+ * Arithmetic on recorded values wraps (u64) instead of overflowing: a
+ * corrupt record must give wrong figures, never undefined behaviour.
+ */
+static inline s64 add_w(s64 a, s64 b)
+{
+	return (s64)((u64)a + (u64)b);
+}
+
+static inline s64 sub_w(s64 a, s64 b)
+{
+	return (s64)((u64)a - (u64)b);
+}
+
+static inline u64 abs_w(s64 v)
+{
+	return v < 0 ? -(u64)v : (u64)v;
+}
 
 /* fa_segment.c */
 void fa_seg_init(struct fa_segment *s);
@@ -56,7 +97,12 @@ int fa_seg_merge(struct fa_segment *dst, const struct fa_segment *src);
 /* fa_update.c: one record each, at e->now. */
 int fa_on_tg_update(struct fa_engine *e, const struct fa_event *ev);
 int fa_on_pick_idlest(struct fa_engine *e, const struct fa_event *ev);
+
+/* fa_audit.c */
 int fa_on_tg_audit(struct fa_engine *e, const struct fa_event *ev);
+/* A written tg_update of group @i: its delta, for audit windows. */
+int fa_audit_note_write(struct fa_engine *e, u32 i, s64 delta);
+void fa_audit_free(struct fa_engine *e);
 /* Integrates group @i's error in the open segment up to @t. */
 void fa_tg_advance(struct fa_engine *e, u32 i, u64 t);
 

@@ -66,10 +66,19 @@ struct fa_cpu_topology {
 	s32 cpu, node, llc;
 };
 
+/*
+ * One group in an audit snapshot.  The snapshot is taken with every CPU
+ * stopped; its records are written afterwards, so a record's timestamp
+ * lies after the snapshot, and tg_update records may lie in between.
+ * snap_ns, when the recording carries it in the recording's clock, says
+ * when the snapshot was taken.
+ */
 struct fa_tg_audit {
 	u64 seq, tg;
 	s64 tg_load_avg, sum_contrib;
 	u64 sum_load;
+	u64 snap_ns;		/* snapshot time, trace clock ns, if has_snap */
+	bool has_snap;		/* false: place the audit at its record's time */
 };
 
 /*

@@ -153,5 +153,9 @@ int fa_seg_merge(struct fa_segment *d, const struct fa_segment *s)
 	max_u64(&d->audit_max_abs_err, s->audit_max_abs_err);
 	max_u64(&d->audit_max_track, s->audit_max_track);
 	d->audit_untracked += s->audit_untracked;
+	d->audit_windows += s->audit_windows;
+	d->audit_window_mismatch += s->audit_window_mismatch;
+	d->audit_at_record += s->audit_at_record;
+	d->audit_unplaced += s->audit_unplaced;
 	return 0;
 }

@@ -83,6 +83,11 @@ struct fa_segment {
 	u64 audit_max_abs_err;	/* max |tg->load_avg - sum(load)| */
 	u64 audit_max_track;	/* max |tracked E - audited E| */
 	u64 audit_untracked;	/* audited groups no tg_update had named */
+	/* Audit windows: consecutive audits of a group (fa_engine.h). */
+	u64 audit_windows;
+	u64 audit_window_mismatch;	/* delta tg->load_avg != sum of written deltas */
+	u64 audit_at_record;	/* audits without snap_ns: placed at their record */
+	u64 audit_unplaced;	/* with snap_ns, but not placeable exactly */
 };
 
 /* Seconds of trace time covered. */

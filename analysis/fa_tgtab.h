@@ -36,6 +36,16 @@ struct fa_tg {
 	u64 last_ts;		/* up to where err has been integrated */
 	bool timed;		/* last_ts is valid: a tg_update was seen */
 	s32 last_writer;	/* executing CPU of the last write, -1 none */
+
+	/* For audit windows (fa_audit.c): over the whole trace. */
+	s64 written_sum;	/* sum of the deltas of written tg_updates */
+	u64 written_n;		/* their number */
+	bool audited;		/* the last audit's figures below are valid */
+	bool audit_exact;	/* ... and it was placed by its snap_ns */
+	u64 audit_seq, audit_t;
+	s64 audit_tla;		/* tg->load_avg it audited */
+	s64 audit_written;	/* written_sum at its snapshot */
+	u64 audit_written_n;
 	u32 nr_cfs;
 	struct fa_cfs *cfs;	/* indexed by cfs_cpu */
 };

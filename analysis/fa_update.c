@@ -1,27 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Accounting of the per-decision records: tg_update, pick_idlest and
- * tg_audit, each applied at the engine's current time.
- *
- * Arithmetic on recorded values wraps (u64) instead of overflowing: a
- * corrupt record must give wrong figures, never undefined behaviour.
+ * Accounting of the per-decision records, tg_update and pick_idlest,
+ * each applied at the engine's current time (tg_audit: fa_audit.c).
  */
 #include "fa_engine_int.h"
-
-static s64 add_w(s64 a, s64 b)
-{
-	return (s64)((u64)a + (u64)b);
-}
-
-static s64 sub_w(s64 a, s64 b)
-{
-	return (s64)((u64)a - (u64)b);
-}
-
-static u64 abs_w(s64 v)
-{
-	return v < 0 ? -(u64)v : (u64)v;
-}
 
 static bool cpu_ok(s32 cpu)
 {
@@ -153,6 +135,8 @@ int fa_on_tg_update(struct fa_engine *e, const struct fa_event *ev)
 	if (u->written) {
 		s->sites[u->site < FL_NR_SITES ? u->site : FL_NR_SITES].writes++;
 		count_write(e, g, ts, cs, ev->cpu);
+		if (fa_audit_note_write(e, (u32)i, u->delta))
+			return -1;
 	}
 
 	/* Replace this cfs_rq's term in E, sum(load) and sum(contrib). */
@@ -212,28 +196,5 @@ int fa_on_pick_idlest(struct fa_engine *e, const struct fa_event *ev)
 		s->idlest_policy_known = true;
 		s->idlest_policy = p->policy;
 	}
-	return 0;
-}
-
-int fa_on_tg_audit(struct fa_engine *e, const struct fa_event *ev)
-{
-	const struct fa_tg_audit *a = &ev->u.tg_audit;
-	struct fa_segment *s = &e->seg;
-	s64 exact = sub_w(a->tg_load_avg, (s64)a->sum_load);
-	s64 i = fa_tgtab_find(&e->tgtab, a->tg);
-	u64 d;
-
-	s->audits++;
-	if (a->tg_load_avg != a->sum_contrib)
-		s->audit_violations++;
-	if (abs_w(exact) > s->audit_max_abs_err)
-		s->audit_max_abs_err = abs_w(exact);
-	if (i < 0 || !e->tgtab.tg[i].timed) {
-		s->audit_untracked++;
-		return 0;
-	}
-	d = abs_w(sub_w(e->tgtab.tg[i].err, exact));
-	if (d > s->audit_max_track)
-		s->audit_max_track = d;
 	return 0;
 }

@@ -4,6 +4,7 @@
  * segment as the engine closes it, then the whole trace and warnings.
  */
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -44,6 +45,12 @@ static void help(FILE *f)
 "  missed         records whose contrib differs from what the previous record of\n"
 "                 the same cfs_rq left: updates absent from the recording\n"
 "  mismatch       decisions module/policy/policy.c takes otherwise on the same input\n"
+"  audit window   two consecutive tg_audit snapshots of a group: tg->load_avg\n"
+"                 moves between them (d_tla) by the sum of the deltas of the\n"
+"                 written tg_updates between the snapshots (written) when every\n"
+"                 write is traced (verdict equal, else MISMATCH); a snapshot is\n"
+"                 placed at its snap_ns (taken inside it, mono clock), or at its\n"
+"                 record's time (placed_by record: approximate) without it\n"
 "  rates          per second of the segment's trace time\n"
 "Summary error figures merge all groups: mean and p99 per group-second.\n"
 "Text tables show the unit of each column in parentheses; JSON keys and CSV\n"
@@ -53,7 +60,8 @@ static void help(FILE *f)
 "  --json         one JSON document: file, recording, segments[], total, warnings[]\n"
 "  --csv          one CSV table, chosen with --table: summary (default), groups,\n"
 "                 cpus, sites, tg_policies, idlest, hist; each row starts with\n"
-"                 file, segment ('all' = whole trace), tg_policy, idlest_policy\n"
+"                 file, segment ('all' = whole trace), tg_policy, idlest_policy;\n"
+"                 or audit_windows (rows start with file)\n"
 "  --table=NAME   the CSV table (with --csv only)\n"
 "  --top=N        text: task groups shown per segment (default 20, 0 = all)\n"
 "  -h, --help     this text\n"
@@ -77,6 +85,11 @@ struct report_run {
 static void on_segment(const struct fa_segment *s, void *arg)
 {
 	fl_report_segment(&((struct report_run *)arg)->rep, s);
+}
+
+static void on_audit_window(const struct fa_audit_window *w, void *arg)
+{
+	fl_report_keep_window(&((struct report_run *)arg)->rep, w);
 }
 
 static void on_warning(const char *msg, void *arg)
@@ -127,6 +140,7 @@ static void recording_footer(struct report_run *rr, const struct fl_read_info *i
 	if (r->fmt == FL_FMT_JSON) {
 		fl_json_end(&r->json, ']');
 		fl_report_segment(r, tot);
+		fl_report_audit_windows(r);
 		fl_json_obj(&r->json, "records");
 		fl_json_u64(&r->json, "all_n", in->records);
 		fl_json_u64(&r->json, "fairlab_n", in->fairlab_records);
@@ -145,12 +159,15 @@ static void recording_footer(struct report_run *rr, const struct fl_read_info *i
 			fprintf(r->f, "\n   no fairlab records: the recording has the fairlab:* event formats but holds no event\n");
 		else if (!fa_engine_segments(e))
 			fprintf(r->f, "\n   no tg_update or pick_idlest records\n");
+		fl_report_audit_windows(r);
 		fprintf(r->f, "\n   %llu records, %llu fairlab, %u segments\n",
 			(unsigned long long)in->records,
 			(unsigned long long)in->fairlab_records,
 			fa_engine_segments(e));
-	} else if (fa_engine_segments(e) > 1) {
-		fl_report_segment(r, tot);	/* CSV rows of segment "all" */
+	} else {
+		if (fa_engine_segments(e) > 1)
+			fl_report_segment(r, tot);	/* CSV rows of segment "all" */
+		fl_report_audit_windows(r);	/* when it is the table asked for */
 	}
 	fl_read_warnings(in, on_warning, rr);
 	fl_engine_warnings(tot, on_warning, rr);
@@ -172,7 +189,8 @@ int cmd_report(int argc, char **argv)
 	};
 	struct report_run rr = { .rep = { .fmt = FL_FMT_TEXT, .f = stdout, .top = 20,
 					  .csv_table = "summary" } };
-	struct fa_engine_cfg cfg = { .on_segment = on_segment, .arg = &rr };
+	struct fa_engine_cfg cfg = { .on_segment = on_segment,
+				     .on_audit_window = on_audit_window, .arg = &rr };
 	struct fl_reader *rd;
 	struct fa_engine *e;
 	bool table_set = false, top_set = false;
@@ -192,7 +210,7 @@ int cmd_report(int argc, char **argv)
 			for (i = 0; fl_report_tables[i] && strcmp(optarg, fl_report_tables[i]); i++)
 				;
 			if (!fl_report_tables[i]) {
-				fl_error("--table: no table '%s' (summary, groups, cpus, sites, tg_policies, idlest, hist)",
+				fl_error("--table: no table '%s' (summary, groups, cpus, sites, tg_policies, idlest, hist, audit_windows)",
 					 optarg);
 				return FL_EXIT_USAGE;
 			}
@@ -248,6 +266,11 @@ int cmd_report(int argc, char **argv)
 	} else {
 		recording_footer(&rr, fl_reader_info(rd), e);
 	}
+	if (rr.rep.wins_oom) {
+		fl_error("out of memory keeping the audit windows");
+		ret = FL_EXIT_FAIL;
+	}
+	free(rr.rep.wins);
 	fa_engine_free(e);
 	fl_reader_close(rd);
 	if (fflush(stdout)) {

@@ -180,7 +180,7 @@ static int tg_info_handler(struct trace_seq *s, struct tep_record *rec,
 static int tg_audit_handler(struct trace_seq *s, struct tep_record *rec,
 			    struct tep_event *ev, void *context)
 {
-	unsigned long long seq, tg, tla, sum_contrib, sum_load;
+	unsigned long long seq, tg, tla, sum_contrib, sum_load, snap;
 
 	(void)context;
 	if (val(s, ev, "seq", rec, &seq) || val(s, ev, "tg", rec, &tg) ||
@@ -194,6 +194,9 @@ static int tg_audit_handler(struct trace_seq *s, struct tep_record *rec,
 			 (long long)tla, (long long)sum_contrib, sum_load,
 			 (long long)(tla - sum_load),
 			 tla == sum_contrib ? "" : " INVARIANT-BROKEN");
+	/* newer fairlab_trace.ko: when the snapshot was taken (mono clock) */
+	if (tep_find_field(ev, "snap_ns") && !val(s, ev, "snap_ns", rec, &snap))
+		trace_seq_printf(s, " snap_ns=%llu", snap);
 	return 0;
 }
 

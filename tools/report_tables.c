@@ -13,7 +13,8 @@
 #include "report.h"
 
 const char *const fl_report_tables[] = {
-	"summary", "groups", "cpus", "sites", "tg_policies", "idlest", "hist", NULL,
+	"summary", "groups", "cpus", "sites", "tg_policies", "idlest", "hist",
+	"audit_windows", NULL,
 };
 
 /* ---- task groups ---------------------------------------------------- */
@@ -307,6 +308,85 @@ static void emit_hist(struct fl_report *r, struct fl_emit *em,
 	fl_table_end(em);
 }
 
+/* ---- audit windows ----------------------------------------------------- */
+
+static const struct fl_col win_cols[] = {
+	{ "group", "group", FL_STR, 0, 20 },
+	{ "id", "id", FL_U64, 0, 0 },
+	{ "from_seq", "from_seq", FL_U64, 0, 0 },
+	{ "to_seq", "to_seq", FL_U64, 0, 0 },
+	{ "from_s", "from(s)", FL_DBL, 6, 12 },
+	{ "to_s", "to(s)", FL_DBL, 6, 12 },
+	{ "tla_delta_load", "d_tla(load)", FL_S64, 0, 0 },
+	{ "written_load", "written(load)", FL_S64, 0, 0 },
+	{ "writes_n", "writes(n)", FL_U64, 0, 0 },
+	{ "diff_load", "diff(load)", FL_S64, 0, 0 },
+	{ "verdict", "verdict", FL_STR, 0, 8 },
+	{ "placed_by", "placed_by", FL_STR, 0, 9 },
+};
+static const struct fl_table win_table =
+	FL_TABLE("audit_windows", "Audit windows: tg->load_avg moved (d_tla) between consecutive audits of a group, against the sum of the traced written deltas between their snapshots",
+		 win_cols);
+
+void fl_report_keep_window(struct fl_report *r, const struct fa_audit_window *w)
+{
+	struct fa_audit_window *p;
+
+	if (r->nwins == r->capwins) {
+		size_t cap = r->capwins ? r->capwins * 2 : 64;
+
+		p = realloc(r->wins, cap * sizeof(*p));
+		if (!p) {
+			r->wins_oom = true;
+			return;
+		}
+		r->wins = p;
+		r->capwins = cap;
+	}
+	r->wins[r->nwins++] = *w;
+}
+
+void fl_report_audit_windows(struct fl_report *r)
+{
+	static const char *const lead_keys[] = { "file" };
+	const char *lead_vals[1] = { r->path };
+	struct fl_val v[FL_NCOLS(win_cols)];
+	struct fl_emit em = {
+		.fmt = r->fmt, .f = r->f, .json = &r->json, .t = &win_table,
+		.nlead = 1, .lead_keys = lead_keys, .lead_vals = lead_vals,
+		.csv_header = true,
+	};
+	char name[256];
+	size_t i;
+
+	if (r->fmt == FL_FMT_CSV && strcmp(r->csv_table, "audit_windows"))
+		return;
+	if (r->fmt == FL_FMT_TEXT && !r->nwins)
+		return;
+	fl_table_begin(&em);
+	for (i = 0; i < r->nwins; i++) {
+		const struct fa_audit_window *w = &r->wins[i];
+		const struct fa_tg *g = fa_engine_tg_by_id(r->e, w->tg);
+		s64 d = (s64)((u64)w->tla_to - (u64)w->tla_from);
+		int k = 0;
+
+		v[k++] = fl_v_str(g ? fl_group_path(r->e, g, name, sizeof(name)) : "?");
+		v[k++] = fl_v_u64(w->tg);
+		v[k++] = fl_v_u64(w->seq_from);
+		v[k++] = fl_v_u64(w->seq_to);
+		v[k++] = fl_v_dbl((double)w->t_from / 1e9);
+		v[k++] = fl_v_dbl((double)w->t_to / 1e9);
+		v[k++] = fl_v_s64(d);
+		v[k++] = fl_v_s64(w->written);
+		v[k++] = fl_v_u64(w->writes);
+		v[k++] = fl_v_s64((s64)((u64)d - (u64)w->written));
+		v[k++] = fl_v_str(d == w->written ? "equal" : "MISMATCH");
+		v[k++] = fl_v_str(w->exact ? "snap_ns" : "record");
+		fl_table_row(&em, v);
+	}
+	fl_table_end(&em);
+}
+
 /* ---- summary ----------------------------------------------------------- */
 
 static void emit_summary_text(struct fl_report *r, const struct fa_segment *s)
@@ -328,12 +408,16 @@ static void emit_summary_text(struct fl_report *r, const struct fa_segment *s)
 			fprintf(r->f, "    %-48s %16.*f\n", label, m->prec, x);
 	}
 	if (s->audits)
-		fprintf(r->f, "    %-48s %16llu\n    %-48s %16llu\n    %-48s %16llu\n",
+		fprintf(r->f, "    %-48s %16llu\n    %-48s %16llu\n    %-48s %16llu\n"
+			"    %-48s %16llu\n    %-48s %16llu\n",
 			"tg_audit records (n)", (unsigned long long)s->audits,
 			"audited |tg->load_avg - sum(load)| max (load)",
 			(unsigned long long)s->audit_max_abs_err,
 			"|tracked E - audited E| max (load)",
-			(unsigned long long)s->audit_max_track);
+			(unsigned long long)s->audit_max_track,
+			"audit windows (n)", (unsigned long long)s->audit_windows,
+			"... where delta tg->load_avg != sum written (n)",
+			(unsigned long long)s->audit_window_mismatch);
 }
 
 static void emit_summary_json(struct fl_report *r, const struct fa_segment *s)
@@ -350,6 +434,10 @@ static void emit_summary_json(struct fl_report *r, const struct fa_segment *s)
 	fl_json_u64(&r->json, "err_max_load", s->audit_max_abs_err);
 	fl_json_u64(&r->json, "tracking_diff_max_load", s->audit_max_track);
 	fl_json_u64(&r->json, "untracked_n", s->audit_untracked);
+	fl_json_u64(&r->json, "windows_n", s->audit_windows);
+	fl_json_u64(&r->json, "window_mismatch_n", s->audit_window_mismatch);
+	fl_json_u64(&r->json, "placed_at_record_n", s->audit_at_record);
+	fl_json_u64(&r->json, "unplaced_n", s->audit_unplaced);
 	fl_json_end(&r->json, '}');
 }
 
@@ -433,6 +521,8 @@ void fl_report_segment(struct fl_report *r, const struct fa_segment *s)
 		emit_summary_json(r, s);
 		break;
 	case FL_FMT_CSV:
+		if (!strcmp(t, "audit_windows"))
+			return;		/* not per segment: fl_report_audit_windows() */
 		em.csv_header = !r->csv_header_done;
 		r->csv_header_done = true;
 		if (!strcmp(t, "summary"))

@@ -44,6 +44,10 @@ void fl_engine_warnings(const struct fa_segment *t,
 		      "%llu writer switches involve a CPU that no cpu_topology record places on a NUMA node (a recording cut after them, e.g. by trace-cmd split?): cross-node figures are unknown; echo 1 > /sys/kernel/fairlab/describe while recording emits them");
 	fl_warn_count(emit, arg, t->bad_cpu,
 		      "%llu records with a CPU number out of range were ignored");
+	fl_warn_count(emit, arg, t->audit_window_mismatch,
+		      "%llu audit windows where tg->load_avg moved by other than the sum of the traced written deltas: writes are missing from the recording (lost events, or a path fairlab does not trace)");
+	fl_warn_count(emit, arg, t->audit_unplaced,
+		      "%llu audit snapshots could not be placed by their snap_ns (too many writes before their records, or a snapshot after its own record): their audit windows are approximate");
 	fl_warn_count(emit, arg, t->audit_violations,
 		      "%llu tg_audit records show tg->load_avg != sum(tg_load_avg_contrib): the invariant is broken");
 }

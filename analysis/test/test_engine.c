@@ -129,6 +129,17 @@ static struct fa_event audit(u64 ts, u64 tg, s64 tg_load_avg, s64 sum_contrib,
 	return ev;
 }
 
+/* An audit record at @ts of a snapshot taken at @snap (0: no snap_ns). */
+static struct fa_event audit_at(u64 ts, u64 snap, u64 seq, u64 tg, s64 tla)
+{
+	struct fa_event ev = audit(ts, tg, tla, tla, (u64)tla);
+
+	ev.u.tg_audit.seq = seq;
+	ev.u.tg_audit.snap_ns = snap;
+	ev.u.tg_audit.has_snap = snap != 0;
+	return ev;
+}
+
 /* ---- running the engine and keeping what it reports ------------------ */
 
 #define MAX_SEGS 8
@@ -139,6 +150,8 @@ struct run {
 	struct fa_segment seg[MAX_SEGS];	/* deep copies */
 	u32 nbins;
 	struct fa_bin bins[64];
+	u32 nwin;
+	struct fa_audit_window win[8];
 };
 
 static void copy_segment(struct fa_segment *dst, const struct fa_segment *src)
@@ -170,10 +183,20 @@ static void on_bin(const struct fa_bin *b, void *arg)
 	r->nbins++;
 }
 
+static void on_audit_window(const struct fa_audit_window *w, void *arg)
+{
+	struct run *r = arg;
+
+	if (r->nwin < 8)
+		r->win[r->nwin] = *w;
+	r->nwin++;
+}
+
 static void run_start(struct run *r, u64 bin_ns)
 {
 	struct fa_engine_cfg cfg = {
 		.on_segment = on_segment, .on_bin = on_bin,
+		.on_audit_window = on_audit_window,
 		.bin_ns = bin_ns, .arg = r,
 	};
 
@@ -632,6 +655,108 @@ static void test_bins_gap(void)
 	run_end(&r);
 }
 
+/*
+ * Audit windows of group A, all writes by policy force (delta = load -
+ * contrib, added to tg->load_avg):
+ *   100 cpu0 0 -> 10: +10 (tla 10)     200 cpu1 0 -> 5: +5 (tla 15)
+ *   audit 1: snapshot at 250, tla 15; its record at 400
+ *   300 cpu0 10 -> 14: +4 (tla 19)     -- between snapshot and record
+ *   500 cpu1 5 -> 2: -3 (tla 16)       550 cpu0 skipped (+1, not written)
+ *   audit 2: snapshot at 600, tla 16; its record at 700
+ * By snap_ns: window (250, 600]: writes +4 and -3 = +1 = 16 - 15: equal.
+ * By record time: window (400, 700]: only -3, against 16 - 15 = +1: the
+ * +4 at 300 falls before the first audit, a mismatch.
+ */
+static void audit_window_run(struct run *r, bool snap)
+{
+	struct fa_event ev[] = {
+		upd(100, 0, TG_A, 0, 10, 0, true, 10, FL_TG_FORCE, 0),
+		upd(200, 1, TG_A, 1, 5, 0, true, 15, FL_TG_FORCE, 0),
+		upd(300, 0, TG_A, 0, 14, 10, true, 19, FL_TG_FORCE, 0),
+		audit_at(400, snap ? 250 : 0, 1, TG_A, 15),
+		upd(500, 1, TG_A, 1, 2, 5, true, 16, FL_TG_FORCE, 0),
+		upd(550, 0, TG_A, 0, 15, 14, false, 16, FL_TG_NONZERO, 0),
+		audit_at(700, snap ? 600 : 0, 2, TG_A, 16),
+	};
+
+	run_start(r, 0);
+	feed(r, ev, sizeof(ev) / sizeof(ev[0]));
+	fa_engine_finish(r->e);
+}
+
+static void test_audit_windows(void)
+{
+	const struct fa_segment *t;
+	struct run r;
+
+	audit_window_run(&r, true);
+	t = fa_engine_total(r.e);
+	is_u64(r.nwin, 1, "audit window: one window between two audits");
+	is_u64(r.win[0].seq_from, 1, "audit window: from seq 1");
+	is_u64(r.win[0].seq_to, 2, "audit window: to seq 2");
+	is_u64(r.win[0].t_from, 250, "audit window: first snapshot placed at its snap_ns");
+	is_u64(r.win[0].t_to, 600, "audit window: second snapshot at its snap_ns");
+	is_s64(r.win[0].tla_to - r.win[0].tla_from, 1, "audit window: delta tg->load_avg 16 - 15");
+	is_s64(r.win[0].written, 1, "audit window: written deltas +4 -3 (the write between snapshot and record counted)");
+	is_u64(r.win[0].writes, 2, "audit window: two writes (the skipped attempt is none)");
+	ok(r.win[0].exact, "audit window: placed exactly");
+	is_u64(t->audit_windows, 1, "audit window: counted");
+	is_u64(t->audit_window_mismatch, 0, "audit window: delta equals the written deltas");
+	is_u64(t->audit_at_record + t->audit_unplaced, 0, "audit window: no approximate placement");
+	run_end(&r);
+
+	audit_window_run(&r, false);
+	t = fa_engine_total(r.e);
+	is_u64(r.nwin, 1, "audit window, no snap_ns: one window");
+	is_u64(r.win[0].t_from, 400, "audit window, no snap_ns: placed at the record");
+	is_s64(r.win[0].written, -3, "audit window, no snap_ns: only the -3 write after the first record");
+	ok(!r.win[0].exact, "audit window, no snap_ns: not exact");
+	is_u64(t->audit_window_mismatch, 1, "audit window, no snap_ns: the misplaced write shows as a mismatch");
+	is_u64(t->audit_at_record, 2, "audit window, no snap_ns: both audits placed at their records");
+	run_end(&r);
+}
+
+/*
+ * A write missing from the recording: A's tg->load_avg moves by 30 between
+ * audits (10 -> 40) but the one traced write adds 20: a mismatch of 10.
+ * Group B, audited twice without a write, moves 0 = 0.  A snapshot taken
+ * after more than FA_AUDIT_REACH writes of another group (C) cannot be placed
+ * back among them: counted, not guessed.
+ */
+static void test_audit_mismatch(void)
+{
+	static struct fa_event ev[FA_AUDIT_REACH + 64];
+	const struct fa_segment *t;
+	struct run r;
+	u32 n = 0, k;
+
+	ev[n++] = upd(100, 0, TG_A, 0, 10, 0, true, 10, FL_TG_FORCE, 0);
+	ev[n++] = audit_at(200, 150, 1, TG_A, 10);
+	ev[n++] = audit_at(200, 150, 1, TG_B, 7);
+	ev[n++] = upd(300, 1, TG_A, 1, 20, 0, true, 40, FL_TG_FORCE, 0);
+	ev[n++] = audit_at(400, 350, 2, TG_A, 40);
+	ev[n++] = audit_at(400, 350, 2, TG_B, 7);
+	/* seq 3 of A: snapshot at 450, then FA_AUDIT_REACH + 1 writes of C */
+	for (k = 0; k <= FA_AUDIT_REACH; k++)
+		ev[n++] = upd(460 + k, 2, 99, 2, k + 1, k, true, k + 1, FL_TG_FORCE, 0);
+	ev[n++] = audit_at(460 + FA_AUDIT_REACH + 1, 450, 3, TG_A, 40);
+	run_start(&r, 0);
+	feed(&r, ev, n);
+	fa_engine_finish(r.e);
+	t = fa_engine_total(r.e);
+	is_u64(r.nwin, 3, "audit mismatch: windows A 1-2, B 1-2, A 2-3");
+	is_u64(r.win[0].tg, TG_A, "audit mismatch: first window is A's");
+	is_s64(r.win[0].tla_to - r.win[0].tla_from, 30, "audit mismatch: A's tg->load_avg moved 30");
+	is_s64(r.win[0].written, 20, "audit mismatch: A's traced writes add 20");
+	is_s64(r.win[1].written, 0, "audit mismatch: B: no write, no move");
+	is_u64(t->audit_windows, 3, "audit mismatch: three windows");
+	is_u64(t->audit_window_mismatch, 1, "audit mismatch: A's first window only");
+	is_u64(t->audit_unplaced, 1, "audit mismatch: the snapshot behind the write log's reach");
+	ok(!r.win[2].exact, "audit mismatch: that window is not exact");
+	is_u64(t->audit_untracked, 2, "audit mismatch: B, never updated, audited twice");
+	run_end(&r);
+}
+
 int main(void)
 {
 	test_writer_switches();
@@ -645,5 +770,7 @@ int main(void)
 	test_sites();
 	test_bins();
 	test_bins_gap();
+	test_audit_windows();
+	test_audit_mismatch();
 	return tap_done();
 }

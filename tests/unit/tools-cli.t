@@ -223,7 +223,9 @@ fi
 
 # ---- good files ------------------------------------------------------------
 run_fl "$out" "$err" report "$ref"; s=$?
-check "report: exit 0, quiet stderr" eval 'test $s = 0 && ! test -s "$err"'
+check "report: exit 0, stderr only the audit placement warning (no snap_ns in this recording)" \
+	eval 'test $s = 0 && test $(wc -l <"$err") = 1 && grep -q "carry no snap_ns" "$err"'
+check "report: audit windows table" grep -q "^  Audit windows:" "$out"
 check "report: a segment per policy" eval 'grep -q "Segment 3: tg policy budget:5, idlest policy nr_running" "$out"'
 check "report: column headers carry units" eval 'grep -q "writes(1/s)" "$out" && grep -q "|E|mean(load)" "$out"'
 run_fl "$out" "$err" report --json "$ref"; s=$?
@@ -231,7 +233,7 @@ if command -v python3 >/dev/null; then
 	check "report --json: valid JSON with 4 segments and a total" \
 		python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["segments"]) == 4 and d["total"]["metrics"]["attempts_n"] > 0' "$out"
 fi
-for t in summary groups cpus sites tg_policies idlest hist; do
+for t in summary groups cpus sites tg_policies idlest hist audit_windows; do
 	run_fl "$out" "$err" report --csv --table=$t "$ref"; s=$?
 	cols=$(head -1 "$out" | tr ',' '\n' | wc -l)
 	uneven=$(awk -F, -v n="$cols" 'NF != n' "$out" | wc -l)

@@ -63,6 +63,41 @@ static bool size_ok(int size)
 	return size == 1 || size == 2 || size == 4 || size == 8;
 }
 
+/*
+ * A field older formats lack: found (d->has_snap_ns), absent (fine), or
+ * unreadable (an error, as for the other fields).
+ */
+static int optional_field(struct fl_decoder *d, struct tep_event *ev, int t,
+			  const char *name, struct fl_field *at,
+			  char *err, size_t errlen)
+{
+	struct tep_format_field *f = tep_find_field(ev, name);
+
+	if (!f)
+		return 0;
+	if (f->size != 8 || f->offset < 0 || f->offset + 8 > 0xffff ||
+	    f->flags & TEP_FIELD_IS_ARRAY) {
+		snprintf(err, errlen, "fairlab:%s has an unreadable field '%s' (its format differs from this fairlab build)",
+			 fl_event_names[t], name);
+		return -1;
+	}
+	at->offset = (unsigned short)f->offset;
+	at->size = 8;
+	if (f->offset + 8 > d->min_size[t])
+		d->min_size[t] = f->offset + 8;
+	d->has_snap_ns = true;
+	return 0;
+}
+
+/*
+ * snap_ns is ktime_get_mono_fast_ns(): the clock of trace-cmd -C mono.
+ * In any other trace clock it cannot be compared with record times.
+ */
+void fl_decoder_audit_clock(struct fl_decoder *d, const char *clock)
+{
+	d->use_snap_ns = d->has_snap_ns && !strcmp(clock, "mono");
+}
+
 int fl_decoder_init(struct fl_decoder *d, struct tep_handle *tep,
 		    char *err, size_t errlen)
 {
@@ -100,6 +135,9 @@ int fl_decoder_init(struct fl_decoder *d, struct tep_handle *tep,
 			if (end > d->min_size[t])
 				d->min_size[t] = end;
 		}
+		if (t == FA_EV_TG_AUDIT && optional_field(d, ev, t, "snap_ns", &d->snap_at,
+							  err, errlen))
+			return -1;
 		d->id[t] = ev->id;
 		d->nr_present++;
 	}
@@ -301,6 +339,8 @@ static void dec_tg_audit(const struct fl_decoder *d,
 	a->tg_load_avg = get_s(A_TG_LOAD_AVG, p);
 	a->sum_contrib = get_s(A_SUM_CONTRIB, p);
 	a->sum_load = get_u(A_SUM_LOAD, p);
+	a->has_snap = d->use_snap_ns;
+	a->snap_ns = d->use_snap_ns ? load(d, d->snap_at, p) : 0;
 }
 
 int fl_decode(const struct fl_decoder *d, struct tep_record *rec,

@@ -33,6 +33,14 @@ struct fl_decoder {
 	struct fl_field at[FA_EV_NR_TYPES][FL_MAX_FIELDS];
 	struct tep_format_field *common_type;	/* the event id of a record */
 	struct fl_field type_at;
+	/*
+	 * tg_audit's snap_ns (newer fairlab_trace.ko): where the snapshot
+	 * was taken, in the mono clock.  Used only when the recording's
+	 * clock is mono (fl_decoder_audit_clock()).
+	 */
+	bool has_snap_ns;
+	bool use_snap_ns;
+	struct fl_field snap_at;
 	bool swap;				/* file endianness != host's */
 	bool native_tg_update;			/* tg_update sizes as compiled, !swap */
 	int nr_present;
@@ -48,6 +56,9 @@ extern const char *const fl_event_names[FA_EV_NR_TYPES];
  */
 int fl_decoder_init(struct fl_decoder *d, struct tep_handle *tep,
 		    char *err, size_t errlen);
+
+/* Tells the decoder the recording's trace clock ("" when unknown). */
+void fl_decoder_audit_clock(struct fl_decoder *d, const char *clock);
 
 /*
  * Decodes @rec.  Returns 1 and fills @ev for a fairlab record, 0 for a

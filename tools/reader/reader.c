@@ -326,6 +326,8 @@ struct fl_reader *fl_reader_open_fd(int fd, const char *name, char *err,
 		r->info.has_event[t] = r->dec.id[t] >= 0;
 	if (r->info.compression[0] && use_uncompressed_copy(r, name, err, errlen))
 		goto fail;
+	fl_decoder_audit_clock(&r->dec, r->info.clock);
+	r->info.audit_snap_ns = r->dec.has_snap_ns;
 	/*
 	 * A record takes at least 12 bytes of ring buffer (4 of header, 8
 	 * of common fields); 8 leaves a margin.  A corrupt page can make
@@ -404,6 +406,8 @@ static int record(struct fl_reader *r, struct tep_record *rec)
 	}
 	if (!got)
 		return 0;
+	if (ev->type == FA_EV_TG_AUDIT)
+		r->info.audits++;
 	if (!r->info.fairlab_records++)
 		r->info.first_ts = rec->ts;
 	r->info.last_ts = rec->ts;
@@ -549,6 +553,14 @@ void fl_read_warnings(const struct fl_read_info *in,
 	} else if (!strcmp(in->clock, "counter") || !strcmp(in->clock, "uptime")) {
 		snprintf(msg, sizeof(msg), "trace clock '%s' does not count nanoseconds: rates per second are wrong",
 			 in->clock);
+		emit(msg, arg);
+	}
+	if (in->audits && !in->audit_snap_ns) {
+		emit("the tg_audit records carry no snap_ns (an older fairlab_trace.ko): each audit is placed at its record's time, after its snapshot, so tg_update records in between count in the wrong audit window: audit windows are approximate",
+		     arg);
+	} else if (in->audits && strcmp(in->clock, "mono")) {
+		snprintf(msg, sizeof(msg), "tg_audit's snap_ns is a mono clock time, the recording's clock is '%s': audits are placed at their records' times, audit windows are approximate (record with -C mono)",
+			 in->clock[0] ? in->clock : "unknown");
 		emit(msg, arg);
 	}
 	if (in->copy_failed) {

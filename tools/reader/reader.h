@@ -25,6 +25,7 @@ struct fl_read_info {
 	int parse_failures;		/* event formats libtraceevent could not parse */
 	bool has_event[FA_EV_NR_TYPES];
 	bool copy_failed;		/* compressed, read in place (slowly) */
+	bool audit_snap_ns;		/* tg_audit carries snap_ns */
 
 	/* Filled by fl_reader_run(). */
 	u64 records;			/* every record in the file */
@@ -33,6 +34,7 @@ struct fl_read_info {
 	u64 lost_events;		/* counted by the ring buffer (missed_events) */
 	u64 lost_unknown;		/* records after a loss of unknown size */
 	u64 overruns;			/* "overrun"/"dropped events" in the saved stats */
+	u64 audits;			/* tg_audit records */
 	u64 first_ts, last_ts;
 };
 

@@ -15,7 +15,8 @@
 #   idlest.txt              update_pick_idlest policies on the fork burst
 #   plots/                  `fairlab plot`: pareto.png/.svg, per recording
 #                           STEM-error.png and STEM-writes.png
-#   verdict.txt             the Pareto-optimal policies of this run
+#   verdict.txt             the Pareto-optimal policies of this run, dominated
+#                           ones and those the spread cannot tell (verdict.awk)
 # --check: also print TAP lines (make check): every recording parses, a row
 # with figures for every policy, force has the most writes; exit 1 if not.
 set -uo pipefail
@@ -182,26 +183,10 @@ cat "$res/table.txt"
 # ------------------------------------------------ verdict: Pareto front
 # minimise writes (cacheline traffic) and time-weighted mean |E|: once with
 # writes/s, once with writes per attempt (which factors out how busy each
-# run was: the attempt rate follows the workload, not the policy)
-awk -F'\t' '
-	function front(w, want,   i, j, dom, f) {
-		f = ""
-		for (i = 1; i <= n; i++) {
-			dom = 0
-			for (j = 1; j <= n; j++)
-				if (j != i && w[j] <= w[i] && e[j] <= e[i] && (w[j] < w[i] || e[j] < e[i])) { dom = 1; break }
-			if (dom == want) f = f (f ? ", " : "") p[i]
-		}
-		return f == "" ? "none" : f
-	}
-	NR == 1 { next }
-	$3 != "" && $15 != "" && $27 != "" { n++; p[n] = $1; ws[n] = $3 + 0; e[n] = $15 + 0; sh[n] = 100 - $27 }
-	END {
-		print "Verdict: Pareto-optimal policies of this run (no other policy has both fewer writes and a"
-		print "smaller time-weighted mean |E|):"
-		print "  by writes/s:            " front(ws, 0) "   (dominated: " front(ws, 1) ")"
-		print "  by writes per attempt:  " front(sh, 0) "   (dominated: " front(sh, 1) ")"
-	}' "$res/table.tsv" >"$res/verdict.txt"
+# run was: the attempt rate follows the workload, not the policy); a
+# difference counts only beyond the round-to-round spread (verdict.awk
+# says which test)
+awk -F'\t' -f "$top/tests/demo/verdict.awk" "$res/table.tsv" >"$res/verdict.txt"
 
 # ------------------------------------------------ update_pick_idlest table
 ipol=$(awk -F'\t' 'NR > 1 && $1 == "idlest" && !seen[$2]++ { print $2 }' "$tsv")

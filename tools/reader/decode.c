@@ -163,11 +163,10 @@ int fl_decoder_init(struct fl_decoder *d, struct tep_handle *tep,
 
 /*
  * A field, as tep_read_number_field() reads it: native, or byte-swapped
- * when the file's endianness differs.  fl_decode() has checked that the
- * record holds it.
+ * (@swap) when the file's endianness differs.  fl_decode() has checked
+ * that the record holds it.
  */
-static inline u64 load(const struct fl_decoder *d, struct fl_field at,
-		       const void *data)
+static inline u64 load_as(bool swap, struct fl_field at, const void *data)
 {
 	const unsigned char *p = (const unsigned char *)data + at.offset;
 	uint16_t v2;
@@ -179,84 +178,89 @@ static inline u64 load(const struct fl_decoder *d, struct fl_field at,
 		return *p;
 	case 2:
 		memcpy(&v2, p, 2);
-		return d->swap ? bswap_16(v2) : v2;
+		return swap ? bswap_16(v2) : v2;
 	case 4:
 		memcpy(&v4, p, 4);
-		return d->swap ? bswap_32(v4) : v4;
+		return swap ? bswap_32(v4) : v4;
 	default:
 		memcpy(&v8, p, 8);
-		return d->swap ? bswap_64(v8) : v8;
+		return swap ? bswap_64(v8) : v8;
 	}
 }
 
-/* Reads a field the schema declares signed, sign-extended from its size. */
-static inline s64 load_s(const struct fl_decoder *d, struct fl_field at,
-			 const void *data)
+/* A value of a field the schema declares signed, sign-extended from its size. */
+static inline s64 sext(u64 v, unsigned int size)
 {
-	u64 v = load(d, at, data);
-	unsigned int bits = (unsigned int)at.size * 8;
+	unsigned int bits = size * 8;
 
 	if (bits < 64 && (v >> (bits - 1)) & 1)
 		v |= ~0ull << bits;
 	return (s64)v;
 }
 
+static inline u64 load(const struct fl_decoder *d, struct fl_field at,
+		       const void *data)
+{
+	return load_as(d->swap, at, data);
+}
+
+static inline s64 load_s(const struct fl_decoder *d, struct fl_field at,
+			 const void *data)
+{
+	return sext(load(d, at, data), at.size);
+}
+
 #define get_u(i, p) load(d, f[i], p)
 #define get_s(i, p) load_s(d, f[i], p)
 
-static void dec_tg_update(const struct fl_decoder *d,
-			  const struct fl_field *f, const void *p,
-			  struct fa_tg_update *u)
-{
-	u->tg = get_u(U_TG, p);
-	u->cfs_cpu = (s32)get_s(U_CFS_CPU, p);
-	u->load = get_u(U_LOAD, p);
-	u->contrib = get_u(U_CONTRIB, p);
-	u->delta = get_s(U_DELTA, p);
-	u->written = get_u(U_WRITTEN, p) != 0;
-	u->tg_load_avg = get_s(U_TG_LOAD_AVG, p);
-	u->since_ns = get_u(U_SINCE_NS, p);
-	u->site = (u8)get_u(U_SITE, p);
-	u->policy = (u8)get_u(U_POLICY, p);
-	u->arg = (u32)get_u(U_ARG, p);
-	u->nr_cpus = (u16)get_u(U_NR_CPUS, p);
-}
-
 /*
- * tg_update is almost every record: when the file's sizes are those of
- * fairlab_trace_events.h and its byte order the host's (the usual case),
- * its fields are loaded with fixed-size copies, at the file's offsets.
+ * tg_update is almost every record.  When the file's sizes are those of
+ * fairlab_trace_events.h and its byte order the host's (the usual case,
+ * @native), the sizes are the compiled constants and nothing is swapped:
+ * inlined with @native constant, each field is one fixed-size load at the
+ * file's offset.  One field list serves both cases.
  */
-#define LD_FN(type)							\
-static inline type ld_##type(const void *p, struct fl_field at)		\
-{									\
-	type v;								\
-	memcpy(&v, (const char *)p + at.offset, sizeof(v));		\
-	return v;							\
-}
-LD_FN(u64)
-LD_FN(s64)
-LD_FN(u32)
-LD_FN(s32)
-LD_FN(u16)
-LD_FN(u8)
-#define LD(type, i) ld_##type(p, f[i])
-
-static void dec_tg_update_native(const struct fl_field *f, const void *p,
-				 struct fa_tg_update *u)
+static inline __attribute__((always_inline)) u64
+tgu(const struct fl_decoder *d, const struct fl_field *f, const void *p,
+    int i, bool native, bool sign)
 {
-	u->tg = LD(u64, U_TG);
-	u->cfs_cpu = LD(s32, U_CFS_CPU);
-	u->load = LD(u64, U_LOAD);
-	u->contrib = LD(u64, U_CONTRIB);
-	u->delta = LD(s64, U_DELTA);
-	u->written = LD(u8, U_WRITTEN) != 0;
-	u->tg_load_avg = LD(s64, U_TG_LOAD_AVG);
-	u->since_ns = LD(u64, U_SINCE_NS);
-	u->site = LD(u8, U_SITE);
-	u->policy = LD(u8, U_POLICY);
-	u->arg = LD(u32, U_ARG);
-	u->nr_cpus = LD(u16, U_NR_CPUS);
+	struct fl_field at = {
+		.offset = f[i].offset,
+		.size = native ? tg_update_sizes[i] : f[i].size,
+	};
+	u64 v = load_as(native ? false : d->swap, at, p);
+
+	return sign ? (u64)sext(v, at.size) : v;
+}
+
+static inline __attribute__((always_inline)) void
+dec_tg_update(const struct fl_decoder *d, const struct fl_field *f,
+	      const void *p, struct fa_tg_update *u, bool native)
+{
+#define TGU(i) tgu(d, f, p, i, native, false)
+#define TGS(i) tgu(d, f, p, i, native, true)
+	u->tg = TGU(U_TG);
+	u->cfs_cpu = (s32)TGS(U_CFS_CPU);
+	u->load = TGU(U_LOAD);
+	u->contrib = TGU(U_CONTRIB);
+	u->delta = (s64)TGS(U_DELTA);
+	u->written = TGU(U_WRITTEN) != 0;
+	u->tg_load_avg = (s64)TGS(U_TG_LOAD_AVG);
+	u->since_ns = TGU(U_SINCE_NS);
+	u->site = (u8)TGU(U_SITE);
+	u->policy = (u8)TGU(U_POLICY);
+	u->arg = (u32)TGU(U_ARG);
+	u->nr_cpus = (u16)TGU(U_NR_CPUS);
+#undef TGU
+#undef TGS
+}
+
+/* The other byte order or sizes: rare, kept out of line. */
+static __attribute__((noinline)) void
+dec_tg_update_any(const struct fl_decoder *d, const struct fl_field *f,
+		  const void *p, struct fa_tg_update *u)
+{
+	dec_tg_update(d, f, p, u, false);
 }
 
 static void dec_pick_idlest(const struct fl_decoder *d,
@@ -370,9 +374,9 @@ int fl_decode(const struct fl_decoder *d, struct tep_record *rec,
 	switch (t) {
 	case FA_EV_TG_UPDATE:
 		if (d->native_tg_update)
-			dec_tg_update_native(f, p, &ev->u.tg_update);
+			dec_tg_update(d, f, p, &ev->u.tg_update, true);
 		else
-			dec_tg_update(d, f, p, &ev->u.tg_update);
+			dec_tg_update_any(d, f, p, &ev->u.tg_update);
 		break;
 	case FA_EV_PICK_IDLEST:
 		dec_pick_idlest(d, f, p, &ev->u.pick_idlest);

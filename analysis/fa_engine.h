@@ -17,7 +17,8 @@
  * Per-cfs_rq state, names and the last writer carry over segments.
  *
  * Memory is bounded by the number of task groups and CPUs, not by the
- * number of records: nothing per record is kept.
+ * number of records: nothing per record is kept, but for the latest
+ * FA_AUDIT_REACH writes (384 KB, to place audits; fa_audit.c).
  */
 #ifndef FA_ENGINE_H
 #define FA_ENGINE_H

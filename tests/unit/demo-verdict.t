@@ -23,8 +23,11 @@ row() {
 		for (c = 1; c <= 34; c++) printf "%s%s", f[c], c < 34 ? "\t" : "\n"
 	}'
 }
-header() { printf 'policy\truns\n'; }
-verdict() { awk -F'\t' -f "$top/tests/demo/verdict.awk" "$1"; }
+# verdict_of: the verdict of the rows on stdin (after a header), in $tmp/v
+verdict_of() {
+	{ printf 'policy\truns\n'; cat; } >"$tmp/t"
+	awk -F'\t' -f "$top/tests/demo/verdict.awk" "$tmp/t" >"$tmp/v"
+}
 # line KIND SECTION: the "KIND:" line of section "by writes/s" or "by writes per attempt"
 line() { awk -v sec="$2" -v k="$1" '/^  by / { on = index($0, sec) > 0 } on && index($0, k ":") { print; exit }' "$tmp/v"; }
 
@@ -34,11 +37,9 @@ line() { awk -v sec="$2" -v k="$1" '/^  by / { on = index($0, sec) > 0 } on && i
 # beyond the spread.  |E|: t = 0.52 / sqrt(1.098^2/5 + 0.845^2/5) = 0.84:
 # not.  So stock is not dominated: not distinguishable from fixed:16.
 {
-	header
 	row stock 5 1965 18 5.49 20 62.5 5
 	row fixed:16 5 1727 8 4.97 17 57.7 3
-} >"$tmp/t"
-verdict "$tmp/t" >"$tmp/v"
+} | verdict_of
 check "issue's run: stock not dominated by fixed:16 (|E| within the spread)" \
 	eval '! line dominated "per attempt" | grep -q stock'
 check "issue's run: stock 'not distinguishable' from fixed:16" \
@@ -50,12 +51,10 @@ check "issue's run: the verdict names the test" grep -q "Welch's one-sided t-tes
 # dominates force.  relative:8 (41.4% +-4%, |E| 96.11 +-16%) has fewer
 # writes but far more error: not comparable, Pareto-optimal.
 {
-	header
 	row force 5 3076 3 0 0 100 0
 	row nonzero 5 2692 6 0 0 82.4 2
 	row relative:8 5 1377 11 96.11 16 41.4 4
-} >"$tmp/t"
-verdict "$tmp/t" >"$tmp/v"
+} | verdict_of
 check "force dominated by nonzero (same zero error, fewer writes beyond the spread)" \
 	eval 'line dominated "per attempt" | grep -q "force (by nonzero)"'
 check "nonzero and relative:8 Pareto-optimal" \
@@ -66,12 +65,10 @@ check "nonzero and relative:8 Pareto-optimal" \
 # t = 1.5 / sqrt(0.2 + 0.2) = 2.37, df = 0.16 / (2 * 0.04 / 4) = 8,
 # t crit(8) 1.860: lower, in both: B dominated.  C at 11.1: t = 1.74 < 1.860.
 {
-	header
 	row A 5 10 10 10 10 50 0
 	row B 5 11.5 8.695652 11.5 8.695652 50 0
 	row C 5 11.1 9.009009 11.1 9.009009 50 0
-} >"$tmp/t"
-verdict "$tmp/t" >"$tmp/v"
+} | verdict_of
 check "t = 2.37 > 1.860 (df 8): B dominated by A by writes/s" \
 	eval 'line dominated "writes/s" | grep -q "B (by A)"'
 check "t = 1.74 < 1.860: C not distinguishable from A" \
@@ -79,11 +76,9 @@ check "t = 1.74 < 1.860: C not distinguishable from A" \
 
 # One round per policy (make demo QUICK=1): no spread, nothing confirmed.
 {
-	header
 	row stock 1 1965 0 6.05 0 64.9 0
 	row fixed:16 1 1727 0 5.06 0 59.0 0
-} >"$tmp/t"
-verdict "$tmp/t" >"$tmp/v"
+} | verdict_of
 check "one round: nothing dominated" eval 'line dominated "writes/s" | grep -q "none$"'
 check "one round: stock not distinguishable, and the verdict says why" \
 	eval 'line "not distinguishable" "writes/s" | grep -q "stock (vs fixed:16)" && grep -q "fewer than 2 rounds" "$tmp/v"'

@@ -206,7 +206,7 @@ class CUTree:
             lo = at["DW_AT_low_pc"].value
             hi = at["DW_AT_high_pc"]
             hi = hi.value if hi.form == "DW_FORM_addr" else lo + hi.value
-            return [(lo, hi)]
+            return [(lo, hi)] if lo < hi else []
         if "DW_AT_ranges" in at:
             out, base = [], self.base
             for e in self.rl.get_range_list_at_offset(at["DW_AT_ranges"].value, cu=self.cu):
@@ -533,7 +533,9 @@ def main():
         return 1
     syms = Symbols(elf)
     mcount = mcount_sites(elf, syms)
-    dwarf = elf.get_dwarf_info()
+    # vmlinux is linked (ET_EXEC): its .rela.debug_* sections are left over
+    # from --emit-relocs (for KASLR) and must not be applied again
+    dwarf = elf.get_dwarf_info(relocate_dwarf_sections=False)
     cu = find_cu(dwarf, FAIR_CU)
     if cu is None:
         print("surface.py: error: no compilation unit %s" % FAIR_CU, file=sys.stderr)
@@ -607,7 +609,7 @@ def main():
     targets = sorted(set(TARGETS) | writers)
     inst = {}          # holder address -> [(target, node)]
     for n in fair.inlined:
-        if n.name in targets:
+        if n.name in targets and n.ranges:
             ch = n.chain()
             if any(c.name == n.name for c in ch[:-1]):
                 continue    # a copy nested in its own outer instance
@@ -615,7 +617,7 @@ def main():
             lo = min(r[0] for r in top.ranges)
             inst.setdefault(lo, []).append((n.name, n))
     for n in fair.concrete:
-        if n.name in targets:        # an out-of-line copy of a target itself
+        if n.name in targets and n.ranges:        # an out-of-line copy of a target itself
             lo = min(r[0] for r in n.ranges)
             inst.setdefault(lo, []).append((n.name, n))
 
@@ -660,6 +662,20 @@ def main():
             if not traceable(cs[0]):
                 done.discard(cs[0])
                 work.append(cs[0])
+
+    # cross-check from the other side: every locked write (any operand)
+    # inside the writers' inlined copies must be one of the writes found
+    inside = []
+    for h, hi in holders.items():
+        rngs = [r for t, n in hi["targets"] if t in writers for r in n.ranges]
+        if not rngs:
+            continue
+        func = hi.get("func") or disasm(hi["sym"])
+        for a, mn, ops, text in func.insns:
+            if any(lo <= a < e for lo, e in rngs) and is_locked_write(mn, ops):
+                inside.append((a, text))
+    known_w = set(a for a, _, _ in writes)
+    unmatched = [(a, t) for a, t in inside if a not in known_w]
 
     # ------------------------------------------------------------ output
     sha = hashlib.sha256()
@@ -726,6 +742,12 @@ def main():
         parts = [chain[0].name] + ["%s (%s:%d)" % (c.name, c.call_file, c.call_line)
                                    for c in chain[1:]]
         P("write %-40s 0x%x  %-28s %s" % (syms.fmt(a), a, text, " -> ".join(parts)))
+    P("# cross-check: the writers' inlined copies hold %d locked writes (any operand);"
+      % len(inside))
+    P("# %d of them are not listed above%s" % (
+        len(unmatched), ":" if unmatched else " (each write is at offset 0x%x)" % off))
+    for a, t in unmatched:
+        P("unmatched %-36s 0x%x  %s" % (syms.fmt(a), a, t))
     P("")
     P("## other locked writes at offset 0x%x in .text, outside %s" % (off, FAIR_CU))
     P("# struct task_group is private to kernel/sched (sched.h).  Where the compilation")

@@ -22,7 +22,7 @@ export KREL CACHE
 
 .PHONY: all modules userspace deps check check-unit check-vm demo \
 	bench-module bench-profile bench-analyzer install clean refusal-modules \
-	surface
+	surface probe-module
 
 all: modules userspace
 
@@ -42,13 +42,17 @@ userspace: $(DEPS_STAMP)
 refusal-modules: modules
 	@tests/vm/build-refusal-modules.sh
 
-check: all refusal-modules
+# kprobe hit counter for tests/vm/scenarios/surface-writes
+probe-module: $(DEPS_STAMP)
+	@tests/vm/build-probe-module.sh
+
+check: all refusal-modules probe-module
 	@tests/run.sh
 
 check-unit: all
 	@tests/run.sh --unit-only
 
-check-vm: all refusal-modules
+check-vm: all refusal-modules probe-module
 	@tests/run.sh --vm-only
 
 demo: all

@@ -27,8 +27,9 @@ port=$(echo "$krel" | cut -d. -f1,2)
 surface=/fairlab/module/port/$port/surface.txt
 [ -f "$surface" ] || die "no $surface for kernel $krel"
 # the offsets are those of one build: the surface must be this kernel's
-grep -q "^# fairlab patch surface of .*linux-image-$krel " "$surface" ||
-	die "$surface is not for $krel: $(head -1 "$surface")"
+banner=$(sed -n 's/^# linux_banner: //p' "$surface")
+[ "$banner" = "$(cat /proc/version)" ] ||
+	die "$surface is for another build: '$banner', running '$(cat /proc/version)'"
 awk '$1 == "write" { print $2 }' "$surface" >/tmp/writes
 nw=$(wc -l </tmp/writes)
 [ "$nw" -gt 0 ] || die "$surface lists no write"

@@ -3,11 +3,13 @@
 #
 # Build tests/vm/probe-count/probe_count.ko (kprobe hit counter for
 # tests/vm/scenarios/surface-writes) for the kernel under test, out of the
-# source tree:  tests/vm/build-probe-module.sh -> build/probe-count/probe_count.ko
+# source tree:  tests/vm/build-probe-module.sh -> build/probe-count/<KREL>/probe_count.ko
+# (KREL, default 6.1.0-57-amd64, picks the headers: KDIR=/usr/src/linux-headers-KREL)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-KDIR=${KDIR:-/usr/src/linux-headers-${KREL:-6.1.0-57-amd64}}
-out=$top/build/probe-count
+KREL=${KREL:-6.1.0-57-amd64}
+KDIR=${KDIR:-/usr/src/linux-headers-$KREL}
+out=$top/build/probe-count/$KREL
 src=$top/tests/vm/probe-count
 mkdir -p "$out"
 cp "$src/probe_count.c" "$src/Kbuild" "$out/"

@@ -17,7 +17,7 @@
 #
 # fairlab-vm: --smp 4 --mem 1024 --timeout 400
 # fairlab-files: module/port/*/surface.txt /usr/bin/chrt
-# fairlab-files: build/probe-count/probe_count.ko
+# fairlab-files: build/probe-count/*/probe_count.ko
 . "$FL_LIB"
 CG=/sys/fs/cgroup
 : "${FL_SURFACE_SECS:=8}"
@@ -40,7 +40,7 @@ log "kernel $krel: $nw write sites from module/port/$port/surface.txt"
 # Not kprobe_events: trace_kprobe refuses addresses inside notrace
 # functions, and a writer can be one (update_load_avg on 6.1).
 sites=$(tr '\n' ',' </tmp/writes)
-load_mod /fairlab/build/probe-count/probe_count.ko "sites=${sites%,}" || exit 1
+load_mod "/fairlab/build/probe-count/$krel/probe_count.ko" "sites=${sites%,}" || exit 1
 HITS=/sys/kernel/debug/probe_count/hits
 check "probe_count lists the $nw sites" test "$(wc -l <$HITS)" = "$nw"
 
@@ -90,9 +90,11 @@ workload() {
 			echo $mv >$CG/$g/cgroup.procs 2>/dev/null
 			sleep 0.1
 		done
-		chrt -f -p 1 $mv >/dev/null 2>&1 && ncl=$((ncl + 1))
-		sleep 0.05
-		chrt -o -p 0 $mv >/dev/null 2>&1
+		for _ in 1 2 3; do
+			chrt -f -p 1 $mv >/dev/null 2>&1 && ncl=$((ncl + 1))
+			sleep 0.02
+			chrt -o -p 0 $mv >/dev/null 2>&1
+		done
 		# cpu.weight writes (reweight: __sched_group_set_shares)
 		echo $(( (n % 4) * 50 + 20 )) >$CG/a/b/cpu.weight
 		echo $(( 220 - (n % 4) * 50 )) >$CG/a/c/cpu.weight
@@ -107,7 +109,7 @@ workload() {
 		n=$((n + 1))
 	done
 	kill -KILL $mv $thr 2>/dev/null
-	wait
+	wait 2>/dev/null
 	# idle for a moment: blocked load decays (update_blocked_averages)
 	sleep 1
 	for c in /sys/devices/system/cpu/cpu[1-9]*/online; do

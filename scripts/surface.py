@@ -156,13 +156,13 @@ def expr_value(expr):
 
 class Node:
     __slots__ = ("tag", "name", "ranges", "children", "call_line", "call_file",
-                 "origin", "parent", "offset")
+                 "parent", "offset")
 
     def __init__(self, tag, parent):
         self.tag, self.parent = tag, parent
         self.children = []
         self.ranges = []
-        self.name = self.call_file = self.origin = None
+        self.name = self.call_file = None
         self.call_line = 0
 
     def contains(self, addr):
@@ -251,7 +251,6 @@ class CUTree:
                        "DW_TAG_lexical_block"):
                 rng = self.ranges(c)
                 if tag == "DW_TAG_subprogram" and not rng:
-                    self._collect_types(c)
                     continue        # abstract instance or declaration
                 n = Node(tag, parent)
                 n.offset = c.offset
@@ -290,9 +289,6 @@ class CUTree:
             elif c.has_children and tag not in ("DW_TAG_union_type", "DW_TAG_enumeration_type"):
                 self._walk(c, parent)
 
-    def _collect_types(self, die):
-        pass
-
     def _struct(self, die):
         at = die.attributes
         if "DW_AT_name" not in at or "DW_AT_declaration" in at:
@@ -310,7 +306,7 @@ class CUTree:
 
     def innermost(self, addr):
         """The chain of subprogram/inlined nodes containing addr."""
-        node, path = self.root, []
+        node = self.root
         while True:
             nxt = None
             for c in node.children:
@@ -766,7 +762,6 @@ def main():
     bycu = {}
     aranges = dwarf.get_aranges()
     cunames = {}
-    trees = {}
     for a, text, _ in others:
         cuoff = aranges.cu_offset_at_addr(a) if aranges else None
         if cuoff not in cunames:

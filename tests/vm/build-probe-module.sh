@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build tests/vm/probe-count/probe_count.ko (kprobe hit counter for
+# tests/vm/scenarios/surface-writes) for the kernel under test, out of the
+# source tree:  tests/vm/build-probe-module.sh -> build/probe-count/<KREL>/probe_count.ko
+# (KREL, default 6.1.0-57-amd64, picks the headers: KDIR=/usr/src/linux-headers-KREL)
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+KREL=${KREL:-6.1.0-57-amd64}
+KDIR=${KDIR:-/usr/src/linux-headers-$KREL}
+out=$top/build/probe-count/$KREL
+src=$top/tests/vm/probe-count
+mkdir -p "$out"
+cp "$src/probe_count.c" "$src/Kbuild" "$out/"
+make -s -C "$KDIR" M="$out" modules >"$out/build.log" 2>&1 ||
+	{ cat "$out/build.log" >&2; exit 1; }
+! grep -q 'warning:' "$out/build.log" || { cat "$out/build.log" >&2; exit 1; }
+echo "built ${out#$top/}/probe_count.ko"

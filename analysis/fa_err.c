@@ -19,23 +19,30 @@ static u64 rel_ppm(double rel)
 	return ppm >= 9.0e18 ? (u64)9.0e18 : (u64)ppm;
 }
 
-void fa_err_span(struct fa_err *e, s64 err, s64 sum_load, u64 dt)
+void fa_err_span_of(struct fa_err *e, double *abs_time, double *rel_time,
+		    s64 err, s64 sum_load, u64 dt)
 {
 	u64 a = abs_s64(err);
 	double rel;
 
-	if (!dt)
-		return;
-	e->time_ns = e->time_ns + dt < e->time_ns ? UINT64_MAX : e->time_ns + dt;
-	e->abs_time += (double)a * (double)dt;
+	*abs_time += (double)a * (double)dt;
 	fa_hist_add(&e->abs, a, dt);
 	if (sum_load > 0) {
 		rel = (double)a / (double)sum_load;
-		e->rel_time_ns = e->rel_time_ns + dt < e->rel_time_ns ? UINT64_MAX :
-				 e->rel_time_ns + dt;
-		e->rel_time += rel * (double)dt;
+		*rel_time += rel * (double)dt;
 		fa_hist_add(&e->rel, rel_ppm(rel), dt);
 	}
+}
+
+void fa_err_span(struct fa_err *e, s64 err, s64 sum_load, u64 dt)
+{
+	if (!dt)
+		return;
+	e->time_ns = e->time_ns + dt < e->time_ns ? UINT64_MAX : e->time_ns + dt;
+	if (sum_load > 0)
+		e->rel_time_ns = e->rel_time_ns + dt < e->rel_time_ns ? UINT64_MAX :
+				 e->rel_time_ns + dt;
+	fa_err_span_of(e, &e->abs_time, &e->rel_time, err, sum_load, dt);
 }
 
 void fa_err_point(struct fa_err *e, s64 err, s64 sum_load)

@@ -31,6 +31,14 @@ struct fa_err {
 
 /* E held for dt ns with the given sum of loads. */
 void fa_err_span(struct fa_err *e, s64 err, s64 sum_load, u64 dt);
+/*
+ * The part of fa_err_span() that depends on E: the integrals go to
+ * *abs_time and *rel_time, the weights to @e's histograms; @e's time
+ * counters are left alone.  For callers that keep the integrals of many
+ * errors over the same time apart (the what-if replay: one E per policy).
+ */
+void fa_err_span_of(struct fa_err *e, double *abs_time, double *rel_time,
+		    s64 err, s64 sum_load, u64 dt);
 /* E reached (for the maxima). */
 void fa_err_point(struct fa_err *e, s64 err, s64 sum_load);
 void fa_err_merge(struct fa_err *dst, const struct fa_err *src);

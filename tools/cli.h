@@ -32,5 +32,6 @@ void fl_warn_cb(const char *msg, void *arg);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_whatif(int argc, char **argv);
 
 #endif /* FL_CLI_H */

@@ -10,11 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "analyze.h"
 #include "cli.h"
+#include "gnuplot.h"
 #include "metrics.h"
 
 static void help(FILE *f)
@@ -242,29 +241,6 @@ static void script_marks(FILE *gp, const char *dir, const char *stem)
 		fclose(f);
 }
 
-static int run_gnuplot(const char *prog, const char *dir)
-{
-	int status;
-	pid_t pid = fork();
-
-	if (pid < 0) {
-		fl_error("fork: %s", strerror(errno));
-		return -1;
-	}
-	if (!pid) {
-		if (chdir(dir))
-			_exit(126);
-		execlp(prog, prog, "plots.gp", (char *)NULL);
-		fprintf(stderr, "fairlab: error: cannot run %s: %s\n", prog, strerror(errno));
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		fl_error("%s failed on %s/plots.gp", prog, dir);
-		return -1;
-	}
-	return 0;
-}
-
 static int write_pareto(const char *dir, const struct pareto_pt *pts, int n)
 {
 	FILE *f = open_out(dir, "pareto", ".tsv");
@@ -474,7 +450,7 @@ int cmd_plot(int argc, char **argv)
 		goto out;
 	}
 	gp = NULL;
-	if (run_gnuplot(prog, dir))
+	if (fl_run_gnuplot(prog, dir, "plots.gp"))
 		goto out;
 	report(fmt, dir, stems, nfiles, pts, npts);
 	ret = FL_EXIT_OK;

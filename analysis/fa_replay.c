@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What-if replay (see fa_replay.h): the engine calls it with each
+ * tg_update record before its own accounting, and when a segment closes.
+ *
+ * One pass: each record goes through every policy in a tight loop over
+ * that cfs_rq's per-policy slots; nothing is kept per record.
+ * Arithmetic on recorded values wraps (u64), as in fa_update.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fa_engine_int.h"
+#include "fa_replay.h"
+
+/* One cfs_rq: the kernel's clock as rebuilt from since_ns (common). */
+struct rp_cfs {
+	u64 kpub;		/* sched_clock of the kernel's last publish, or never */
+	s64 off;		/* that clock minus the trace clock, at the last record */
+	bool seen;
+};
+
+/* One cfs_rq under one policy. */
+struct rp_cp {
+	s64 contrib;		/* replayed tg_load_avg_contrib */
+	u64 pub;		/* rebuilt sched_clock of the last publish, or never */
+};
+
+/* One task group under one policy. */
+struct rp_gp {
+	s64 err;		/* sum over seen cfs_rqs of (contrib - load) */
+	s64 sum_contrib;	/* sum over seen cfs_rqs of contrib */
+	double abs_time, rel_time;	/* integrals in the open segment (fa_err) */
+	s32 last_writer;
+};
+
+struct rp_tg {
+	u32 nr_cfs;
+	struct rp_cfs *cfs;	/* [nr_cfs] */
+	struct rp_cp *cp;	/* [nr_cfs][npol] */
+	struct rp_gp *gp;	/* [npol] */
+};
+
+/* The counters of one policy, kept together (the results are large). */
+struct rp_pol {
+	struct fl_tg_rule rule;
+	u64 writes, switches, xnode, xnode_unknown, diverged;
+};
+
+struct fa_replay {
+	u32 npol;
+	struct rp_pol *pol;
+	struct fa_replay_result *res;
+	u32 rule_nr_cpus;	/* the rules are made for */
+	bool rules_made;
+	/* FA_REPLAY_RECORDED: the rule of the last record's own policy */
+	struct fl_tg_policy rec_pol;
+	u32 rec_nr_cpus;
+	struct fl_tg_rule rec_rule;
+	bool rec_made;
+
+	u64 attempts;
+	bool started;
+	u32 ntg;
+	struct rp_tg *tg;	/* indexed like the engine's group table */
+};
+
+struct fa_replay *fa_replay_new(const struct fl_tg_policy *pol, u32 n)
+{
+	struct fa_replay *r = calloc(1, sizeof(*r));
+	u32 i;
+
+	if (!r)
+		return NULL;
+	r->npol = n;
+	r->pol = calloc(n ? n : 1, sizeof(*r->pol));
+	r->res = calloc(n ? n : 1, sizeof(*r->res));
+	if (!r->pol || !r->res) {
+		fa_replay_free(r);
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		r->res[i].policy = pol[i];
+		r->res[i].fig.index = -1;
+		r->res[i].fig.tg_policy = pol[i];
+		r->res[i].fig.tg_policy_known = pol[i].id != FA_REPLAY_RECORDED;
+	}
+	return r;
+}
+
+void fa_replay_free(struct fa_replay *r)
+{
+	u32 i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->ntg; i++) {
+		free(r->tg[i].cfs);
+		free(r->tg[i].cp);
+		free(r->tg[i].gp);
+	}
+	free(r->tg);
+	free(r->pol);
+	free(r->res);
+	free(r);
+}
+
+u32 fa_replay_count(const struct fa_replay *r)
+{
+	return r->npol;
+}
+
+const struct fa_replay_result *fa_replay_result(const struct fa_replay *r, u32 i)
+{
+	return i < r->npol ? &r->res[i] : NULL;
+}
+
+/* Group @i's state, its cfs_rq slot @cpu created (zeroed) on demand. */
+static struct rp_tg *get_tg(struct fa_replay *r, u32 i, u32 cpu)
+{
+	struct rp_tg *t;
+	u32 n, p;
+
+	if (i >= r->ntg) {
+		for (n = r->ntg ? r->ntg : 16; n <= i; n *= 2)
+			;
+		t = realloc(r->tg, n * sizeof(*t));
+		if (!t)
+			return NULL;
+		memset(t + r->ntg, 0, (n - r->ntg) * sizeof(*t));
+		r->tg = t;
+		r->ntg = n;
+	}
+	t = &r->tg[i];
+	if (!t->gp) {
+		t->gp = calloc(r->npol ? r->npol : 1, sizeof(*t->gp));
+		if (!t->gp)
+			return NULL;
+		for (p = 0; p < r->npol; p++)
+			t->gp[p].last_writer = -1;
+	}
+	if (cpu >= t->nr_cfs) {
+		struct rp_cfs *c;
+		struct rp_cp *cp;
+
+		for (n = t->nr_cfs ? t->nr_cfs : 4; n <= cpu; n *= 2)
+			;
+		c = realloc(t->cfs, n * sizeof(*c));
+		if (!c)
+			return NULL;
+		memset(c + t->nr_cfs, 0, (n - t->nr_cfs) * sizeof(*c));
+		t->cfs = c;
+		cp = realloc(t->cp, (size_t)n * r->npol * sizeof(*cp));
+		if (!cp && r->npol)
+			return NULL;
+		memset(cp + (size_t)t->nr_cfs * r->npol, 0,
+		       (size_t)(n - t->nr_cfs) * r->npol * sizeof(*cp));
+		t->cp = cp;
+		t->nr_cfs = n;
+	}
+	return t;
+}
+
+static void make_rules(struct fa_replay *r, u32 nr_cpus)
+{
+	u32 p;
+
+	for (p = 0; p < r->npol; p++)
+		if (r->res[p].policy.id != FA_REPLAY_RECORDED)
+			fl_tg_rule_make(&r->res[p].policy, nr_cpus, &r->pol[p].rule);
+	r->rule_nr_cpus = nr_cpus;
+	r->rules_made = true;
+}
+
+/* The rule of the record's own policy (for FA_REPLAY_RECORDED). */
+static const struct fl_tg_rule *recorded_rule(struct fa_replay *r,
+					      const struct fa_tg_update *u)
+{
+	if (!r->rec_made || r->rec_pol.id != u->policy ||
+	    r->rec_pol.arg != u->arg || r->rec_nr_cpus != u->nr_cpus) {
+		r->rec_pol.id = u->policy;
+		r->rec_pol.arg = u->arg;
+		r->rec_nr_cpus = u->nr_cpus;
+		fl_tg_rule_make(&r->rec_pol, u->nr_cpus, &r->rec_rule);
+		r->rec_made = true;
+	}
+	return &r->rec_rule;
+}
+
+/* Group @i's errors under every policy held from its last record to @t. */
+static void advance(struct fa_replay *r, const struct fa_tg *g,
+		    struct rp_gp *gp, u64 t)
+{
+	u64 dt;
+	u32 p;
+
+	if (!g->timed || t <= g->last_ts)
+		return;
+	dt = t - g->last_ts;
+	for (p = 0; p < r->npol; p++)
+		fa_err_span_of(&r->res[p].fig.err, &gp[p].abs_time,
+			       &gp[p].rel_time, gp[p].err, g->sum_load, dt);
+}
+
+void fa_replay_advance(struct fa_replay *r, const struct fa_engine *e, u32 i,
+		       u64 t)
+{
+	if (i < r->ntg && r->tg[i].gp)
+		advance(r, &e->tgtab.tg[i], r->tg[i].gp, t);
+}
+
+/*
+ * The kernel's sched_clock_cpu() at this record, rebuilt (fa_replay.h);
+ * *before: its last publish before the record (FL_SINCE_NEVER: none);
+ * *evicted: the kernel's table forgot a publish it had.
+ */
+static u64 kernel_clock(struct rp_cfs *kc, const struct fa_tg_update *u,
+			u64 now, u64 *before, bool *evicted)
+{
+	bool resync = u->site == FL_SITE_RESYNC;
+	bool known = !resync && u->since_ns != FL_SINCE_NEVER;
+	u64 ksc;
+
+	if (!kc->seen) {
+		kc->seen = true;
+		kc->off = 0;
+		kc->kpub = FL_SINCE_NEVER;
+	}
+	*evicted = false;
+	if (known && kc->kpub != FL_SINCE_NEVER) {
+		ksc = kc->kpub + u->since_ns;
+	} else {
+		ksc = now + (u64)kc->off;
+		if (known) {
+			/* a publish before the recording, or missing from it */
+			kc->kpub = ksc - u->since_ns;
+		} else if (!resync && kc->kpub != FL_SINCE_NEVER) {
+			*evicted = true;
+			kc->kpub = FL_SINCE_NEVER;
+		}
+	}
+	*before = kc->kpub;
+	kc->off = (s64)(ksc - now);
+	if (u->written || resync)
+		kc->kpub = ksc;
+	return ksc;
+}
+
+static s64 add_w(s64 a, s64 b)
+{
+	return (s64)((u64)a + (u64)b);
+}
+
+static s64 sub_w(s64 a, s64 b)
+{
+	return (s64)((u64)a - (u64)b);
+}
+
+int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
+			u32 i, const struct fa_cfs *c, const struct fa_event *ev)
+{
+	const struct fa_tg_update *u = &ev->u.tg_update;
+	const struct fa_tg *g = &e->tgtab.tg[i];
+	u32 cpu = (u32)u->cfs_cpu, p, np = r->npol;
+	s64 load = (s64)u->load, sum_load, ksum, tg_before, old_term_load;
+	bool first, evicted, resync = u->site == FL_SITE_RESYNC;
+	u64 before;
+	struct fl_tg_input in;
+	struct rp_cfs *kc;
+	struct rp_cp *cp;
+	struct rp_gp *gp;
+	struct rp_tg *t;
+	u64 ksc;
+
+	t = get_tg(r, i, cpu);
+	if (!t)
+		return -1;
+	if (!r->rules_made || r->rule_nr_cpus != u->nr_cpus)
+		make_rules(r, u->nr_cpus);
+	r->attempts++;
+	gp = t->gp;
+	advance(r, g, gp, e->now);
+
+	kc = &t->cfs[cpu];
+	first = !kc->seen;
+	ksc = kernel_clock(kc, u, e->now, &before, &evicted);
+	cp = &t->cp[(size_t)cpu * np];
+	/* sum(load) after this record, and the kernel's sum(contrib) before */
+	old_term_load = c->seen ? c->load : 0;
+	sum_load = add_w(sub_w(g->sum_load, old_term_load), load);
+	ksum = add_w(sub_w(g->sum_contrib, c->seen ? c->contrib : 0),
+		     (s64)u->contrib);
+	tg_before = fa_tg_load_before(u);
+
+	in.site = u->site;
+	in.nr_cpus = u->nr_cpus;
+	for (p = 0; p < np; p++) {
+		struct rp_cp *s = &cp[p];
+		struct rp_gp *q = &gp[p];
+		const struct fl_tg_rule *rule = &r->pol[p].rule;
+		s64 old_term;
+		bool w;
+
+		if (first) {
+			/* the kernel's state before its first record */
+			s->contrib = (s64)u->contrib;
+			s->pub = before;
+			q->sum_contrib = add_w(q->sum_contrib, s->contrib);
+			old_term = 0;
+		} else {
+			if (evicted)
+				s->pub = FL_SINCE_NEVER;
+			old_term = sub_w(s->contrib, old_term_load);
+		}
+		if (r->res[p].policy.id == FA_REPLAY_RECORDED)
+			rule = recorded_rule(r, u);
+		in.delta = sub_w(load, s->contrib);
+		in.contrib = (u64)s->contrib;
+		in.tg_load_avg = add_w(tg_before, sub_w(q->sum_contrib, ksum));
+		in.since_ns = s->pub == FL_SINCE_NEVER ? FL_SINCE_NEVER :
+			      ksc > s->pub ? ksc - s->pub : 0;
+		w = resync || fl_tg_rule_decide(rule, &in);
+		if (w != u->written)
+			r->pol[p].diverged++;
+		if (w) {
+			struct rp_pol *rp = &r->pol[p];
+
+			q->sum_contrib = add_w(q->sum_contrib, in.delta);
+			s->contrib = load;
+			s->pub = ksc;
+			rp->writes++;
+			switch (fa_writer_switch(e, &q->last_writer, ev->cpu)) {
+			case FA_SWITCH_NONE:
+				break;
+			case FA_SWITCH_NODE:
+				rp->switches++;
+				break;
+			case FA_SWITCH_XNODE:
+				rp->switches++;
+				rp->xnode++;
+				break;
+			case FA_SWITCH_UNKNOWN:
+				rp->switches++;
+				rp->xnode_unknown++;
+				break;
+			}
+		}
+		q->err = add_w(sub_w(q->err, old_term), sub_w(s->contrib, load));
+		fa_err_point(&r->res[p].fig.err, q->err, sum_load);
+	}
+	return 0;
+}
+
+int fa_replay_close(struct fa_replay *r, const struct fa_segment *s)
+{
+	struct fa_err seg;
+	u32 p, i;
+
+	/* as the engine merges its groups into the segment, then the total */
+	memset(&seg, 0, sizeof(seg));
+	seg.time_ns = s->err.time_ns;
+	seg.rel_time_ns = s->err.rel_time_ns;
+	for (p = 0; p < r->npol; p++) {
+		struct fa_segment *f = &r->res[p].fig;
+
+		seg.abs_time = 0;
+		seg.rel_time = 0;
+		for (i = 0; i < r->ntg; i++) {
+			struct rp_gp *q = r->tg[i].gp;
+
+			if (!q)
+				continue;
+			seg.abs_time += q[p].abs_time;
+			seg.rel_time += q[p].rel_time;
+			q[p].abs_time = 0;
+			q[p].rel_time = 0;
+		}
+		fa_err_merge(&f->err, &seg);
+		if (!r->started)
+			f->t_start = s->t_start;
+		if (s->t_end > f->t_end)
+			f->t_end = s->t_end;
+		f->attempts = r->attempts;
+		f->writes = r->pol[p].writes;
+		f->switches = r->pol[p].switches;
+		f->xnode = r->pol[p].xnode;
+		f->xnode_unknown = r->pol[p].xnode_unknown;
+		r->res[p].diverged = r->pol[p].diverged;
+	}
+	r->started = true;
+	return 0;
+}

@@ -16,47 +16,46 @@ static u64 rel_ppm(double rel)
 {
 	double ppm = rel * FA_REL_SCALE;
 
-	return ppm >= 9.0e18 ? (u64)9.0e18 : (u64)ppm;
+	/* (s64): below 2^63, the same value, and no branch to convert */
+	return ppm >= 9.0e18 ? (u64)9.0e18 : (u64)(s64)ppm;
 }
 
-void fa_err_span_of(struct fa_err *e, double *abs_time, double *rel_time,
-		    s64 err, s64 sum_load, u64 dt)
+void fa_err_val(struct fa_err_val *v, s64 err, s64 sum_load)
 {
-	u64 a = abs_s64(err);
-	double rel;
-
-	*abs_time += (double)a * (double)dt;
-	fa_hist_add(&e->abs, a, dt);
-	if (sum_load > 0) {
-		rel = (double)a / (double)sum_load;
-		*rel_time += rel * (double)dt;
-		fa_hist_add(&e->rel, rel_ppm(rel), dt);
+	v->abs = abs_s64(err);
+	v->a = (double)v->abs;
+	v->ia = fa_hist_index(v->abs);
+	v->has_rel = sum_load > 0;
+	v->rel = 0;
+	v->ir = 0;
+	if (v->has_rel) {
+		v->rel = v->a / (double)sum_load;
+		v->ir = fa_hist_index(rel_ppm(v->rel));
 	}
 }
 
 void fa_err_span(struct fa_err *e, s64 err, s64 sum_load, u64 dt)
 {
+	struct fa_err_val v;
+
 	if (!dt)
 		return;
-	e->time_ns = e->time_ns + dt < e->time_ns ? UINT64_MAX : e->time_ns + dt;
+	e->time_ns = fa_hist_sat_add(e->time_ns, dt);
 	if (sum_load > 0)
-		e->rel_time_ns = e->rel_time_ns + dt < e->rel_time_ns ? UINT64_MAX :
-				 e->rel_time_ns + dt;
-	fa_err_span_of(e, &e->abs_time, &e->rel_time, err, sum_load, dt);
+		e->rel_time_ns = fa_hist_sat_add(e->rel_time_ns, dt);
+	fa_err_val(&v, err, sum_load);
+	fa_err_span_buckets(e, &e->abs_time, &e->rel_time, &v, dt);
+	e->abs.total = fa_hist_sat_add(e->abs.total, dt);
+	if (v.has_rel)
+		e->rel.total = fa_hist_sat_add(e->rel.total, dt);
 }
 
 void fa_err_point(struct fa_err *e, s64 err, s64 sum_load)
 {
-	u64 a = abs_s64(err);
-	double rel;
+	struct fa_err_val v;
 
-	if (a > e->max_abs)
-		e->max_abs = a;
-	if (sum_load > 0) {
-		rel = (double)a / (double)sum_load;
-		if (rel > e->max_rel)
-			e->max_rel = rel;
-	}
+	fa_err_val(&v, err, sum_load);
+	fa_err_point_val(e, &v);
 }
 
 void fa_err_merge(struct fa_err *dst, const struct fa_err *src)

@@ -31,17 +31,52 @@ struct fa_err {
 
 /* E held for dt ns with the given sum of loads. */
 void fa_err_span(struct fa_err *e, s64 err, s64 sum_load, u64 dt);
-/*
- * The part of fa_err_span() that depends on E: the integrals go to
- * *abs_time and *rel_time, the weights to @e's histograms; @e's time
- * counters are left alone.  For callers that keep the integrals of many
- * errors over the same time apart (the what-if replay: one E per policy).
- */
-void fa_err_span_of(struct fa_err *e, double *abs_time, double *rel_time,
-		    s64 err, s64 sum_load, u64 dt);
 /* E reached (for the maxima). */
 void fa_err_point(struct fa_err *e, s64 err, s64 sum_load);
 void fa_err_merge(struct fa_err *dst, const struct fa_err *src);
+
+/*
+ * One value of E as the statistics use it, worked out once when E or
+ * sum(load) changes and then applied to each span it holds for: what
+ * fa_err_span() and fa_err_point() do, split for callers that keep many
+ * errors over the same time (the what-if replay: one E per policy, its
+ * integrals per group, its histograms per policy).
+ */
+struct fa_err_val {
+	u64 abs;		/* |E| */
+	double a;		/* |E| as a double */
+	double rel;		/* |E| / sum(load), when has_rel */
+	u32 ia, ir;		/* histogram buckets of |E| and of rel (ppm) */
+	bool has_rel;		/* sum(load) > 0 */
+};
+
+void fa_err_val(struct fa_err_val *v, s64 err, s64 sum_load);
+
+/*
+ * @v held for @dt ns: integrals into *abs_time, *rel_time, weights into
+ * @e's histogram buckets but not their totals (the caller adds @dt to
+ * them, once for many errors held over the same time).
+ */
+static inline void fa_err_span_buckets(struct fa_err *e, double *abs_time,
+				       double *rel_time,
+				       const struct fa_err_val *v, u64 dt)
+{
+	*abs_time += v->a * (double)dt;
+	fa_hist_add_bucket(&e->abs, v->ia, dt);
+	if (v->has_rel) {
+		*rel_time += v->rel * (double)dt;
+		fa_hist_add_bucket(&e->rel, v->ir, dt);
+	}
+}
+
+/* @v reached (for the maxima). */
+static inline void fa_err_point_val(struct fa_err *e, const struct fa_err_val *v)
+{
+	if (v->abs > e->max_abs)
+		e->max_abs = v->abs;
+	if (v->has_rel && v->rel > e->max_rel)
+		e->max_rel = v->rel;
+}
 
 double fa_err_mean_abs(const struct fa_err *e);	/* load units */
 double fa_err_mean_rel(const struct fa_err *e);	/* fraction */

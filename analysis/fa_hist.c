@@ -43,21 +43,11 @@ u64 fa_hist_bucket_high(u32 idx)
 	return fa_hist_bucket_low(idx) + ((1ull << (e - FA_HIST_SUB_BITS)) - 1);
 }
 
-/*
- * Weights saturate instead of wrapping: corrupt timestamps can make a
- * span of ~2^63 ns, and a wrapped total would be smaller than a bucket.
- */
-static u64 sat_add(u64 a, u64 b)
-{
-	return a + b < a ? UINT64_MAX : a + b;
-}
+#define sat_add fa_hist_sat_add
 
 void fa_hist_add(struct fa_hist *h, u64 v, u64 weight)
 {
-	u32 i = fa_hist_index(v);
-
-	h->w[i] = sat_add(h->w[i], weight);
-	h->total = sat_add(h->total, weight);
+	fa_hist_add_at(h, fa_hist_index(v), weight);
 }
 
 void fa_hist_merge(struct fa_hist *dst, const struct fa_hist *src)

@@ -31,6 +31,32 @@ u64 fa_hist_bucket_low(u32 idx);
 u64 fa_hist_bucket_high(u32 idx);	/* inclusive */
 
 void fa_hist_add(struct fa_hist *h, u64 v, u64 weight);
+
+/*
+ * Weights saturate instead of wrapping: corrupt timestamps can make a
+ * span of ~2^63 ns, and a wrapped total would be smaller than a bucket.
+ */
+static inline u64 fa_hist_sat_add(u64 a, u64 b)
+{
+	return a + b < a ? ~0ull : a + b;
+}
+
+/*
+ * fa_hist_add() to the bucket fa_hist_index() gave, without the total:
+ * for a caller that adds the same weights to many histograms and their
+ * sum to each total once.
+ */
+static inline void fa_hist_add_bucket(struct fa_hist *h, u32 idx, u64 weight)
+{
+	h->w[idx] = fa_hist_sat_add(h->w[idx], weight);
+}
+
+/* fa_hist_add() to the bucket fa_hist_index() gave. */
+static inline void fa_hist_add_at(struct fa_hist *h, u32 idx, u64 weight)
+{
+	fa_hist_add_bucket(h, idx, weight);
+	h->total = fa_hist_sat_add(h->total, weight);
+}
 void fa_hist_merge(struct fa_hist *dst, const struct fa_hist *src);
 
 /*

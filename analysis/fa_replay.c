@@ -30,6 +30,7 @@ struct rp_cp {
 struct rp_gp {
 	s64 err;		/* sum over seen cfs_rqs of (contrib - load) */
 	s64 sum_contrib;	/* sum over seen cfs_rqs of contrib */
+	struct fa_err_val val;	/* err as the statistics take it */
 	double abs_time, rel_time;	/* integrals in the open segment (fa_err) */
 	s32 last_writer;
 };
@@ -58,6 +59,7 @@ struct fa_replay {
 	u32 rec_nr_cpus;
 	struct fl_tg_rule rec_rule;
 	bool rec_made;
+	u32 nrec, *rec;		/* indices of the "recorded" entries */
 
 	u64 attempts;
 	bool started;
@@ -75,7 +77,8 @@ struct fa_replay *fa_replay_new(const struct fl_tg_policy *pol, u32 n)
 	r->npol = n;
 	r->pol = calloc(n ? n : 1, sizeof(*r->pol));
 	r->res = calloc(n ? n : 1, sizeof(*r->res));
-	if (!r->pol || !r->res) {
+	r->rec = calloc(n ? n : 1, sizeof(*r->rec));
+	if (!r->pol || !r->res || !r->rec) {
 		fa_replay_free(r);
 		return NULL;
 	}
@@ -84,6 +87,8 @@ struct fa_replay *fa_replay_new(const struct fl_tg_policy *pol, u32 n)
 		r->res[i].fig.index = -1;
 		r->res[i].fig.tg_policy = pol[i];
 		r->res[i].fig.tg_policy_known = pol[i].id != FA_REPLAY_RECORDED;
+		if (pol[i].id == FA_REPLAY_RECORDED)
+			r->rec[r->nrec++] = i;
 	}
 	return r;
 }
@@ -102,6 +107,7 @@ void fa_replay_free(struct fa_replay *r)
 	free(r->tg);
 	free(r->pol);
 	free(r->res);
+	free(r->rec);
 	free(r);
 }
 
@@ -198,8 +204,8 @@ static void advance(struct fa_replay *r, const struct fa_tg *g,
 		return;
 	dt = t - g->last_ts;
 	for (p = 0; p < r->npol; p++)
-		fa_err_span_of(&r->res[p].fig.err, &gp[p].abs_time,
-			       &gp[p].rel_time, gp[p].err, g->sum_load, dt);
+		fa_err_span_buckets(&r->res[p].fig.err, &gp[p].abs_time,
+				    &gp[p].rel_time, &gp[p].val, dt);
 }
 
 void fa_replay_advance(struct fa_replay *r, const struct fa_engine *e, u32 i,
@@ -256,97 +262,128 @@ static s64 sub_w(s64 a, s64 b)
 	return (s64)((u64)a - (u64)b);
 }
 
+/* A write under policy @p executed on @cpu: the writer switch it is. */
+static void count_switch(struct fa_replay *r, const struct fa_engine *e,
+			 struct rp_pol *rp, struct rp_gp *q, s32 cpu)
+{
+	switch (fa_writer_switch(e, &q->last_writer, cpu)) {
+	case FA_SWITCH_NONE:
+		break;
+	case FA_SWITCH_NODE:
+		rp->switches++;
+		break;
+	case FA_SWITCH_XNODE:
+		rp->switches++;
+		rp->xnode++;
+		break;
+	case FA_SWITCH_UNKNOWN:
+		rp->switches++;
+		rp->xnode_unknown++;
+		break;
+	}
+	(void)r;
+}
+
+/* The rules of this record: made for its nr_cpus, "recorded" its own. */
+static void set_rules(struct fa_replay *r, const struct fa_tg_update *u)
+{
+	const struct fl_tg_rule *rec;
+	u32 p;
+
+	if (!r->rules_made || r->rule_nr_cpus != u->nr_cpus)
+		make_rules(r, u->nr_cpus);
+	if (!r->nrec)
+		return;
+	rec = recorded_rule(r, u);
+	for (p = 0; p < r->nrec; p++)
+		r->pol[r->rec[p]].rule = *rec;
+}
+
 int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
 			u32 i, const struct fa_cfs *c, const struct fa_event *ev)
 {
 	const struct fa_tg_update *u = &ev->u.tg_update;
 	const struct fa_tg *g = &e->tgtab.tg[i];
 	u32 cpu = (u32)u->cfs_cpu, p, np = r->npol;
-	s64 load = (s64)u->load, sum_load, ksum, tg_before, old_term_load;
-	bool first, evicted, resync = u->site == FL_SITE_RESYNC;
-	u64 before;
+	s64 load = (s64)u->load, lold, sum_load, ksum, tg_before;
+	bool evicted, resync = u->site == FL_SITE_RESYNC, cseen = c->seen;
+	bool sum_changed;
 	struct fl_tg_input in;
-	struct rp_cfs *kc;
 	struct rp_cp *cp;
 	struct rp_gp *gp;
 	struct rp_tg *t;
-	u64 ksc;
+	u64 ksc, before, dt;
 
 	t = get_tg(r, i, cpu);
 	if (!t)
 		return -1;
-	if (!r->rules_made || r->rule_nr_cpus != u->nr_cpus)
-		make_rules(r, u->nr_cpus);
+	set_rules(r, u);
 	r->attempts++;
 	gp = t->gp;
-	advance(r, g, gp, e->now);
+	/* E of every policy held since the group's last record (advance()) */
+	dt = g->timed && e->now > g->last_ts ? e->now - g->last_ts : 0;
 
-	kc = &t->cfs[cpu];
-	first = !kc->seen;
-	ksc = kernel_clock(kc, u, e->now, &before, &evicted);
+	ksc = kernel_clock(&t->cfs[cpu], u, e->now, &before, &evicted);
 	cp = &t->cp[(size_t)cpu * np];
+	if (!cseen) {
+		/* every policy starts from the kernel's state */
+		for (p = 0; p < np; p++) {
+			cp[p].contrib = (s64)u->contrib;
+			cp[p].pub = before;
+			gp[p].sum_contrib = add_w(gp[p].sum_contrib, (s64)u->contrib);
+		}
+	} else if (evicted) {
+		for (p = 0; p < np; p++)
+			cp[p].pub = FL_SINCE_NEVER;
+	}
 	/* sum(load) after this record, and the kernel's sum(contrib) before */
-	old_term_load = c->seen ? c->load : 0;
-	sum_load = add_w(sub_w(g->sum_load, old_term_load), load);
-	ksum = add_w(sub_w(g->sum_contrib, c->seen ? c->contrib : 0),
+	lold = cseen ? c->load : 0;
+	sum_load = add_w(sub_w(g->sum_load, lold), load);
+	sum_changed = sum_load != g->sum_load;
+	ksum = add_w(sub_w(g->sum_contrib, cseen ? c->contrib : 0),
 		     (s64)u->contrib);
 	tg_before = fa_tg_load_before(u);
 
 	in.site = u->site;
 	in.nr_cpus = u->nr_cpus;
+	in.tg_load_avg = 0;
+	in.since_ns = FL_SINCE_NEVER;
 	for (p = 0; p < np; p++) {
+		struct rp_pol *rp = &r->pol[p];
 		struct rp_cp *s = &cp[p];
 		struct rp_gp *q = &gp[p];
-		const struct fl_tg_rule *rule = &r->pol[p].rule;
-		s64 old_term;
+		s64 rc = s->contrib, err;
 		bool w;
 
-		if (first) {
-			/* the kernel's state before its first record */
-			s->contrib = (s64)u->contrib;
-			s->pub = before;
-			q->sum_contrib = add_w(q->sum_contrib, s->contrib);
-			old_term = 0;
-		} else {
-			if (evicted)
-				s->pub = FL_SINCE_NEVER;
-			old_term = sub_w(s->contrib, old_term_load);
-		}
-		if (r->res[p].policy.id == FA_REPLAY_RECORDED)
-			rule = recorded_rule(r, u);
-		in.delta = sub_w(load, s->contrib);
-		in.contrib = (u64)s->contrib;
-		in.tg_load_avg = add_w(tg_before, sub_w(q->sum_contrib, ksum));
-		in.since_ns = s->pub == FL_SINCE_NEVER ? FL_SINCE_NEVER :
-			      ksc > s->pub ? ksc - s->pub : 0;
-		w = resync || fl_tg_rule_decide(rule, &in);
-		if (w != u->written)
-			r->pol[p].diverged++;
+		if (dt)
+			fa_err_span_buckets(&r->res[p].fig.err, &q->abs_time,
+					    &q->rel_time, &q->val, dt);
+		in.delta = sub_w(load, rc);
+		in.contrib = (u64)rc;
+		if (fl_tg_rule_needs_tg_load(&rp->rule))
+			in.tg_load_avg = add_w(tg_before, sub_w(q->sum_contrib, ksum));
+		if (fl_tg_rule_needs_clock(&rp->rule))
+			in.since_ns = s->pub == FL_SINCE_NEVER ? FL_SINCE_NEVER :
+				      ksc > s->pub ? ksc - s->pub : 0;
+		w = resync || fl_tg_rule_decide(&rp->rule, &in);
+		rp->diverged += w != u->written;
+		/* replace this cfs_rq's term (contrib - load) in E */
+		err = cseen ? sub_w(q->err, sub_w(rc, lold)) : q->err;
 		if (w) {
-			struct rp_pol *rp = &r->pol[p];
-
 			q->sum_contrib = add_w(q->sum_contrib, in.delta);
 			s->contrib = load;
 			s->pub = ksc;
 			rp->writes++;
-			switch (fa_writer_switch(e, &q->last_writer, ev->cpu)) {
-			case FA_SWITCH_NONE:
-				break;
-			case FA_SWITCH_NODE:
-				rp->switches++;
-				break;
-			case FA_SWITCH_XNODE:
-				rp->switches++;
-				rp->xnode++;
-				break;
-			case FA_SWITCH_UNKNOWN:
-				rp->switches++;
-				rp->xnode_unknown++;
-				break;
-			}
+			if (q->last_writer != ev->cpu)
+				count_switch(r, e, rp, q, ev->cpu);
+		} else {
+			err = add_w(err, sub_w(rc, load));
 		}
-		q->err = add_w(sub_w(q->err, old_term), sub_w(s->contrib, load));
-		fa_err_point(&r->res[p].fig.err, q->err, sum_load);
+		if (err != q->err || sum_changed) {
+			q->err = err;
+			fa_err_val(&q->val, err, sum_load);
+			fa_err_point_val(&r->res[p].fig.err, &q->val);
+		}
 	}
 	return 0;
 }
@@ -376,6 +413,10 @@ int fa_replay_close(struct fa_replay *r, const struct fa_segment *s)
 			q[p].rel_time = 0;
 		}
 		fa_err_merge(&f->err, &seg);
+		/* the spans went to the buckets only (fa_err_span_buckets()) */
+		f->err.abs.total = fa_hist_sat_add(f->err.abs.total, s->err.time_ns);
+		f->err.rel.total = fa_hist_sat_add(f->err.rel.total,
+						   s->err.rel_time_ns);
 		if (!r->started)
 			f->t_start = s->t_start;
 		if (s->t_end > f->t_end)

@@ -50,6 +50,7 @@ struct rp_pol {
 
 struct fa_replay {
 	u32 npol;
+	bool rel;		/* relative error too */
 	struct rp_pol *pol;
 	struct fa_replay_result *res;
 	u32 rule_nr_cpus;	/* the rules are made for */
@@ -67,7 +68,7 @@ struct fa_replay {
 	struct rp_tg *tg;	/* indexed like the engine's group table */
 };
 
-struct fa_replay *fa_replay_new(const struct fl_tg_policy *pol, u32 n)
+struct fa_replay *fa_replay_new(const struct fl_tg_policy *pol, u32 n, bool rel)
 {
 	struct fa_replay *r = calloc(1, sizeof(*r));
 	u32 i;
@@ -75,6 +76,7 @@ struct fa_replay *fa_replay_new(const struct fl_tg_policy *pol, u32 n)
 	if (!r)
 		return NULL;
 	r->npol = n;
+	r->rel = rel;
 	r->pol = calloc(n ? n : 1, sizeof(*r->pol));
 	r->res = calloc(n ? n : 1, sizeof(*r->res));
 	r->rec = calloc(n ? n : 1, sizeof(*r->rec));
@@ -339,7 +341,7 @@ int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
 	/* sum(load) after this record, and the kernel's sum(contrib) before */
 	lold = cseen ? c->load : 0;
 	sum_load = add_w(sub_w(g->sum_load, lold), load);
-	sum_changed = sum_load != g->sum_load;
+	sum_changed = r->rel && sum_load != g->sum_load;
 	ksum = add_w(sub_w(g->sum_contrib, cseen ? c->contrib : 0),
 		     (s64)u->contrib);
 	tg_before = fa_tg_load_before(u);
@@ -381,7 +383,8 @@ int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
 		}
 		if (err != q->err || sum_changed) {
 			q->err = err;
-			fa_err_val(&q->val, err, sum_load);
+			/* sum(load) 0: no relative error (fa_err_val()) */
+			fa_err_val(&q->val, err, r->rel ? sum_load : 0);
 			fa_err_point_val(&r->res[p].fig.err, &q->val);
 		}
 	}
@@ -396,7 +399,7 @@ int fa_replay_close(struct fa_replay *r, const struct fa_segment *s)
 	/* as the engine merges its groups into the segment, then the total */
 	memset(&seg, 0, sizeof(seg));
 	seg.time_ns = s->err.time_ns;
-	seg.rel_time_ns = s->err.rel_time_ns;
+	seg.rel_time_ns = r->rel ? s->err.rel_time_ns : 0;
 	for (p = 0; p < r->npol; p++) {
 		struct fa_segment *f = &r->res[p].fig;
 
@@ -416,7 +419,7 @@ int fa_replay_close(struct fa_replay *r, const struct fa_segment *s)
 		/* the spans went to the buckets only (fa_err_span_buckets()) */
 		f->err.abs.total = fa_hist_sat_add(f->err.abs.total, s->err.time_ns);
 		f->err.rel.total = fa_hist_sat_add(f->err.rel.total,
-						   s->err.rel_time_ns);
+						   seg.rel_time_ns);
 		if (!r->started)
 			f->t_start = s->t_start;
 		if (s->t_end > f->t_end)

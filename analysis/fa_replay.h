@@ -60,8 +60,13 @@ struct fa_replay_result {
 	u64 diverged;		/* attempts decided otherwise than recorded */
 };
 
-/* @n policies (copied); NULL when out of memory. */
-struct fa_replay *fa_replay_new(const struct fl_tg_policy *pol, u32 n);
+/*
+ * @n policies (copied); NULL when out of memory.  @rel: also the relative
+ * error |E|/sum(load) (a division per change of E per policy: it nearly
+ * doubles the cost per policy); without it, fig.err's relative figures
+ * stay 0.
+ */
+struct fa_replay *fa_replay_new(const struct fl_tg_policy *pol, u32 n, bool rel);
 void fa_replay_free(struct fa_replay *r);
 
 /* After fa_engine_finish() of the engine it was given to (fa_engine_cfg). */

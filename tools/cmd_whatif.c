@@ -5,6 +5,7 @@
  * the Pareto frontier, and optionally its plot.
  */
 #include <errno.h>
+#include <math.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +45,7 @@ static void help(FILE *f)
 "                         across NUMA nodes\n"
 "  |E| max, mean, p99     accumulated error tg->load_avg - sum(load), load units;\n"
 "                         mean and p99 time-weighted per group (as report)\n"
-"  rel.mean               |E| / sum(load), time-weighted\n"
+"  rel.mean               |E| / sum(load), time-weighted (with --rel only)\n"
 "  diverged               attempts decided otherwise than recorded\n"
 "  front                  * on the Pareto frontier: no other policy has both a\n"
 "                         lower or equal cost (--cost) and mean |E|, one lower\n"
@@ -64,6 +65,8 @@ static void help(FILE *f)
 		fprintf(f, "                   %s\n", fl_whatif_default_sweeps[i]);
 	fputs(
 "                   (50 policies)\n"
+"  --rel            also the relative error |E|/sum(load) (rel.mean; about\n"
+"                   twice the time per policy)\n"
 "  --cost=KIND      what the frontier minimises besides mean |E|: writes\n"
 "                   (default), switches (modeled cacheline transfers), xnode\n"
 "  -o, --output=DIR also plot: DIR/whatif.png/.svg, mean |E| against the cost,\n"
@@ -122,7 +125,7 @@ static void row(struct fl_emit *em, const struct fl_whatif *w, u32 i)
 	v[k++] = fl_v_u64(f->err.max_abs);
 	v[k++] = fl_v_dbl(fa_err_mean_abs(&f->err));
 	v[k++] = fl_v_u64(fa_err_p_abs(&f->err, 0.99));
-	v[k++] = fl_v_dbl(100.0 * fa_err_mean_rel(&f->err));
+	v[k++] = fl_v_dbl(w->rel ? 100.0 * fa_err_mean_rel(&f->err) : NAN);
 	v[k++] = fl_v_u64(x->diverged);
 	v[k++] = fl_v_str(w->front[i] ? "*" : (em->fmt == FL_FMT_TEXT ? "" : NULL));
 	if (em->fmt == FL_FMT_JSON)	/* a boolean there, not a mark */
@@ -272,6 +275,7 @@ int cmd_whatif(int argc, char **argv)
 		{ "policy", required_argument, NULL, 'p' },
 		{ "sweep", required_argument, NULL, 's' },
 		{ "cost", required_argument, NULL, 'C' },
+		{ "rel", no_argument, NULL, 'r' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "gnuplot", required_argument, NULL, 'g' },
 		{ "json", no_argument, NULL, 'j' },
@@ -285,7 +289,7 @@ int cmd_whatif(int argc, char **argv)
 	const char *dir = NULL, *prog = "gnuplot", *path;
 	struct fl_whatif w = { 0 };
 	int c, ret = FL_EXIT_USAGE;
-	bool oom = false;
+	bool oom = false, rel = false;
 	u32 *fr = NULL, nfr, i;
 
 	optind = 1;
@@ -313,6 +317,9 @@ int cmd_whatif(int argc, char **argv)
 			break;
 		case 'o':
 			dir = optarg;
+			break;
+		case 'r':
+			rel = true;
 			break;
 		case 'g':
 			prog = optarg;
@@ -345,7 +352,7 @@ int cmd_whatif(int argc, char **argv)
 		fl_error("out of memory");
 		goto out;
 	}
-	if (fl_whatif_run(&w, path, &l, cost))
+	if (fl_whatif_run(&w, path, &l, cost, rel))
 		goto out;
 	nfr = fl_whatif_frontier_order(&w, cost, fr);
 	if (fmt == FL_FMT_TEXT) {

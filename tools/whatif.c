@@ -64,13 +64,14 @@ static void mark_frontier(struct fl_whatif *w, enum fl_whatif_cost cost)
 }
 
 int fl_whatif_run(struct fl_whatif *w, const char *path,
-		  const struct fl_policy_list *l, enum fl_whatif_cost cost)
+		  const struct fl_policy_list *l, enum fl_whatif_cost cost, bool rel)
 {
 	struct fa_engine_cfg cfg = { 0 };
 
 	w->e = NULL;
+	w->rel = rel;
 	w->front = calloc(l->n ? l->n : 1, sizeof(*w->front));
-	w->r = fa_replay_new(l->p, l->n);
+	w->r = fa_replay_new(l->p, l->n, rel);
 	cfg.replay = w->r;
 	if (w->r && w->front)
 		w->e = fa_engine_new(&cfg);

@@ -22,11 +22,15 @@ struct fl_whatif {
 	struct fa_engine *e;	/* the recording as recorded (report's figures) */
 	struct fa_replay *r;
 	bool *front;		/* per policy: on the Pareto frontier */
+	bool rel;		/* relative errors replayed */
 };
 
-/* Reads @path once; 0, or -1 after printing why.  Warnings to stderr. */
+/*
+ * Reads @path once; 0, or -1 after printing why.  Warnings to stderr.
+ * @rel: relative errors too (fa_replay_new()).
+ */
 int fl_whatif_run(struct fl_whatif *w, const char *path,
-		  const struct fl_policy_list *l, enum fl_whatif_cost cost);
+		  const struct fl_policy_list *l, enum fl_whatif_cost cost, bool rel);
 void fl_whatif_free(struct fl_whatif *w);
 
 double fl_whatif_cost_of(const struct fa_segment *f, enum fl_whatif_cost cost);

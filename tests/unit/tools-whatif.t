@@ -33,9 +33,10 @@ after() {
 		END { for (i = 1; i <= n; i++) if (k[i] in got) print k[i], got[k[i]] }'
 }
 figures_report() { "$FAIRLAB" report --json "$1" 2>/dev/null | after '"total": {'; }
-figures_whatif() { "$FAIRLAB" whatif --json --policy="$2" "$1" 2>/dev/null | after '"policies": ['; }
+figures_whatif() { "$FAIRLAB" whatif --json --rel --policy="$2" "$1" 2>/dev/null | after '"policies": ['; }
 
-for f in "$DATA/analyzer-numa.dat" "$DATA/analyzer-policies.dat"; do
+ref=$DATA/analyzer-numa.dat
+for f in "$ref" "$DATA/analyzer-policies.dat"; do
 	name=$(basename "$f")
 	if [ ! -s "$f" ]; then
 		not_ok "$name present (tests/data/regenerate.sh)"
@@ -52,6 +53,12 @@ for f in "$DATA/analyzer-numa.dat" "$DATA/analyzer-policies.dat"; do
 	fi
 done
 
+# without --rel, the same figures but the relative error (null)
+"$FAIRLAB" whatif --json --policy=recorded "$ref" 2>/dev/null | after '"policies": [' >"$tmp/norel"
+figures_whatif "$ref" recorded | grep -v err_rel_mean_pct >"$tmp/rel"
+check "without --rel: the same figures, relative error null" \
+	eval 'grep -qx "err_rel_mean_pct null" "$tmp/norel" && grep -v err_rel_mean_pct "$tmp/norel" | cmp -s - "$tmp/rel"'
+
 # every policy really is in analyzer-policies.dat, with its decisions
 pol=$DATA/analyzer-policies.dat
 if [ -s "$pol" ]; then
@@ -66,7 +73,6 @@ if [ -s "$pol" ]; then
 fi
 
 # ---- the default run: 50 policies, a frontier -----------------------------
-ref=$DATA/analyzer-numa.dat
 "$FAIRLAB" whatif --json "$ref" >"$out" 2>"$err"; s=$?
 check "default: exit 0, no sanitizer report" eval 'test $s = 0 && ! grep -qE "$SAN_REPORT" "$err"'
 n=$(grep -c '"policy": ' "$out")

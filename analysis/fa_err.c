@@ -6,34 +6,6 @@
 
 #include "fa_err.h"
 
-static u64 abs_s64(s64 v)
-{
-	return v < 0 ? -(u64)v : (u64)v;
-}
-
-/* |E|/sum(load) in ppm, saturated so that it always fits the histogram. */
-static u64 rel_ppm(double rel)
-{
-	double ppm = rel * FA_REL_SCALE;
-
-	/* (s64): below 2^63, the same value, and no branch to convert */
-	return ppm >= 9.0e18 ? (u64)9.0e18 : (u64)(s64)ppm;
-}
-
-void fa_err_val(struct fa_err_val *v, s64 err, s64 sum_load)
-{
-	v->abs = abs_s64(err);
-	v->a = (double)v->abs;
-	v->ia = fa_hist_index(v->abs);
-	v->has_rel = sum_load > 0;
-	v->rel = 0;
-	v->ir = 0;
-	if (v->has_rel) {
-		v->rel = v->a / (double)sum_load;
-		v->ir = fa_hist_index(rel_ppm(v->rel));
-	}
-}
-
 void fa_err_span(struct fa_err *e, s64 err, s64 sum_load, u64 dt)
 {
 	struct fa_err_val v;
@@ -44,7 +16,7 @@ void fa_err_span(struct fa_err *e, s64 err, s64 sum_load, u64 dt)
 	if (sum_load > 0)
 		e->rel_time_ns = fa_hist_sat_add(e->rel_time_ns, dt);
 	fa_err_val(&v, err, sum_load);
-	fa_err_span_buckets(e, &e->abs_time, &e->rel_time, &v, dt);
+	fa_err_span_buckets(e, &e->abs_time, &e->rel_time, &v, dt, (double)dt);
 	e->abs.total = fa_hist_sat_add(e->abs.total, dt);
 	if (v.has_rel)
 		e->rel.total = fa_hist_sat_add(e->rel.total, dt);

@@ -50,21 +50,45 @@ struct fa_err_val {
 	bool has_rel;		/* sum(load) > 0 */
 };
 
-void fa_err_val(struct fa_err_val *v, s64 err, s64 sum_load);
+/* |E|/sum(load) in ppm, saturated so that it always fits the histogram. */
+static inline u64 fa_err_rel_ppm(double rel)
+{
+	double ppm = rel * FA_REL_SCALE;
+
+	/* (s64): below 2^63, the same value, and no branch to convert */
+	return ppm >= 9.0e18 ? (u64)9.0e18 : (u64)(s64)ppm;
+}
+
+/* Inline: the what-if replay takes one per change of E per policy. */
+static inline void fa_err_val(struct fa_err_val *v, s64 err, s64 sum_load)
+{
+	v->abs = err < 0 ? -(u64)err : (u64)err;
+	v->a = (double)v->abs;
+	v->ia = fa_hist_index(v->abs);
+	v->has_rel = sum_load > 0;
+	v->rel = 0;
+	v->ir = 0;
+	if (v->has_rel) {
+		v->rel = v->a / (double)sum_load;
+		v->ir = fa_hist_index(fa_err_rel_ppm(v->rel));
+	}
+}
 
 /*
- * @v held for @dt ns: integrals into *abs_time, *rel_time, weights into
- * @e's histogram buckets but not their totals (the caller adds @dt to
- * them, once for many errors held over the same time).
+ * @v held for @dt ns (@dtd: the same as a double, converted once by a
+ * caller that spans many errors): integrals into *abs_time, *rel_time,
+ * weights into @e's histogram buckets but not their totals (the caller
+ * adds @dt to them, once for many errors held over the same time).
  */
 static inline void fa_err_span_buckets(struct fa_err *e, double *abs_time,
 				       double *rel_time,
-				       const struct fa_err_val *v, u64 dt)
+				       const struct fa_err_val *v, u64 dt,
+				       double dtd)
 {
-	*abs_time += v->a * (double)dt;
+	*abs_time += v->a * dtd;
 	fa_hist_add_bucket(&e->abs, v->ia, dt);
 	if (v->has_rel) {
-		*rel_time += v->rel * (double)dt;
+		*rel_time += v->rel * dtd;
 		fa_hist_add_bucket(&e->rel, v->ir, dt);
 	}
 }

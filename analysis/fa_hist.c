@@ -6,22 +6,6 @@
 
 #include "fa_hist.h"
 
-static u32 ilog2_u64(u64 v)
-{
-	return 63u - (u32)__builtin_clzll(v);	/* v != 0 */
-}
-
-u32 fa_hist_index(u64 v)
-{
-	u32 e;
-
-	if (v < FA_HIST_SUB)
-		return (u32)v;
-	e = ilog2_u64(v);
-	return FA_HIST_SUB + (e - FA_HIST_SUB_BITS) * FA_HIST_SUB +
-	       (u32)((v >> (e - FA_HIST_SUB_BITS)) & (FA_HIST_SUB - 1));
-}
-
 u64 fa_hist_bucket_low(u32 idx)
 {
 	u32 e, sub;
@@ -79,7 +63,7 @@ u64 fa_hist_percentile(const struct fa_hist *h, double p)
 
 u32 fa_hist_octave(u64 v)
 {
-	return v ? ilog2_u64(v) + 1 : 0;
+	return v ? fa_hist_ilog2(v) + 1 : 0;
 }
 
 void fa_hist_octaves(const struct fa_hist *h, u64 out[FA_HIST_OCTAVES])

@@ -26,7 +26,22 @@ struct fa_hist {
 	u64 w[FA_HIST_BUCKETS];
 };
 
-u32 fa_hist_index(u64 v);
+static inline u32 fa_hist_ilog2(u64 v)
+{
+	return 63u - (u32)__builtin_clzll(v);	/* v != 0 */
+}
+
+/* Inline: the what-if replay takes an index per policy per record. */
+static inline u32 fa_hist_index(u64 v)
+{
+	u32 e;
+
+	if (v < FA_HIST_SUB)
+		return (u32)v;
+	e = fa_hist_ilog2(v);
+	return FA_HIST_SUB + (e - FA_HIST_SUB_BITS) * FA_HIST_SUB +
+	       (u32)((v >> (e - FA_HIST_SUB_BITS)) & (FA_HIST_SUB - 1));
+}
 u64 fa_hist_bucket_low(u32 idx);
 u64 fa_hist_bucket_high(u32 idx);	/* inclusive */
 

@@ -46,12 +46,24 @@ struct rp_tg {
 struct rp_pol {
 	struct fl_tg_rule rule;
 	u64 writes, switches, xnode, xnode_unknown, diverged;
+	struct fa_err *err;	/* its result's error statistics */
 };
+
+/*
+ * Policies are replayed in the order of their rule's shape, each shape in
+ * a loop of its own (replay_range()), "recorded" ones (any shape) last:
+ * the shapes' branches then fold away.  Internal index k is result
+ * order[k]; the per-policy arrays (pol, per-cfs_rq and per-group slots)
+ * are in internal order.
+ */
+enum { RP_SCALED, RP_ABOVE, RP_GATED, RP_BUDGET, RP_ANY, RP_NR };
 
 struct fa_replay {
 	u32 npol;
 	bool rel;		/* relative error too */
-	struct rp_pol *pol;
+	struct rp_pol *pol;	/* internal order */
+	u32 *order;		/* internal index -> result index */
+	u32 range[RP_NR + 1];	/* internal indices of each RP_* */
 	struct fa_replay_result *res;
 	u32 rule_nr_cpus;	/* the rules are made for */
 	bool rules_made;
@@ -60,7 +72,6 @@ struct fa_replay {
 	u32 rec_nr_cpus;
 	struct fl_tg_rule rec_rule;
 	bool rec_made;
-	u32 nrec, *rec;		/* indices of the "recorded" entries */
 
 	u64 attempts;
 	bool started;
@@ -68,10 +79,29 @@ struct fa_replay {
 	struct rp_tg *tg;	/* indexed like the engine's group table */
 };
 
+/* RP_* of a policy: its rule's shape, whatever nr_cpus. */
+static u32 range_of(const struct fl_tg_policy *p)
+{
+	struct fl_tg_rule rule;
+
+	if (p->id == FA_REPLAY_RECORDED)
+		return RP_ANY;
+	fl_tg_rule_make(p, 1, &rule);
+	switch (rule.shape) {
+	case FL_RULE_ABOVE:
+		return RP_ABOVE;
+	case FL_RULE_GATED:
+		return RP_GATED;
+	case FL_RULE_BUDGET:
+		return RP_BUDGET;
+	}
+	return RP_SCALED;
+}
+
 struct fa_replay *fa_replay_new(const struct fl_tg_policy *pol, u32 n, bool rel)
 {
 	struct fa_replay *r = calloc(1, sizeof(*r));
-	u32 i;
+	u32 i, k = 0, g;
 
 	if (!r)
 		return NULL;
@@ -79,8 +109,8 @@ struct fa_replay *fa_replay_new(const struct fl_tg_policy *pol, u32 n, bool rel)
 	r->rel = rel;
 	r->pol = calloc(n ? n : 1, sizeof(*r->pol));
 	r->res = calloc(n ? n : 1, sizeof(*r->res));
-	r->rec = calloc(n ? n : 1, sizeof(*r->rec));
-	if (!r->pol || !r->res || !r->rec) {
+	r->order = calloc(n ? n : 1, sizeof(*r->order));
+	if (!r->pol || !r->res || !r->order) {
 		fa_replay_free(r);
 		return NULL;
 	}
@@ -89,9 +119,18 @@ struct fa_replay *fa_replay_new(const struct fl_tg_policy *pol, u32 n, bool rel)
 		r->res[i].fig.index = -1;
 		r->res[i].fig.tg_policy = pol[i];
 		r->res[i].fig.tg_policy_known = pol[i].id != FA_REPLAY_RECORDED;
-		if (pol[i].id == FA_REPLAY_RECORDED)
-			r->rec[r->nrec++] = i;
 	}
+	for (g = 0; g < RP_NR; g++) {
+		r->range[g] = k;
+		for (i = 0; i < n; i++) {
+			if (range_of(&pol[i]) != g)
+				continue;
+			r->order[k] = i;
+			r->pol[k].err = &r->res[i].fig.err;
+			k++;
+		}
+	}
+	r->range[RP_NR] = k;
 	return r;
 }
 
@@ -109,7 +148,7 @@ void fa_replay_free(struct fa_replay *r)
 	free(r->tg);
 	free(r->pol);
 	free(r->res);
-	free(r->rec);
+	free(r->order);
 	free(r);
 }
 
@@ -173,9 +212,9 @@ static void make_rules(struct fa_replay *r, u32 nr_cpus)
 {
 	u32 p;
 
-	for (p = 0; p < r->npol; p++)
-		if (r->res[p].policy.id != FA_REPLAY_RECORDED)
-			fl_tg_rule_make(&r->res[p].policy, nr_cpus, &r->pol[p].rule);
+	for (p = 0; p < r->range[RP_ANY]; p++)
+		fl_tg_rule_make(&r->res[r->order[p]].policy, nr_cpus,
+				&r->pol[p].rule);
 	r->rule_nr_cpus = nr_cpus;
 	r->rules_made = true;
 }
@@ -199,15 +238,17 @@ static const struct fl_tg_rule *recorded_rule(struct fa_replay *r,
 static void advance(struct fa_replay *r, const struct fa_tg *g,
 		    struct rp_gp *gp, u64 t)
 {
+	double dtd;
 	u64 dt;
 	u32 p;
 
 	if (!g->timed || t <= g->last_ts)
 		return;
 	dt = t - g->last_ts;
+	dtd = (double)dt;
 	for (p = 0; p < r->npol; p++)
-		fa_err_span_buckets(&r->res[p].fig.err, &gp[p].abs_time,
-				    &gp[p].rel_time, &gp[p].val, dt);
+		fa_err_span_buckets(r->pol[p].err, &gp[p].abs_time,
+				    &gp[p].rel_time, &gp[p].val, dt, dtd);
 }
 
 void fa_replay_advance(struct fa_replay *r, const struct fa_engine *e, u32 i,
@@ -265,8 +306,8 @@ static s64 sub_w(s64 a, s64 b)
 }
 
 /* A write under policy @p executed on @cpu: the writer switch it is. */
-static void count_switch(struct fa_replay *r, const struct fa_engine *e,
-			 struct rp_pol *rp, struct rp_gp *q, s32 cpu)
+static void count_switch(const struct fa_engine *e, struct rp_pol *rp,
+			 struct rp_gp *q, s32 cpu)
 {
 	switch (fa_writer_switch(e, &q->last_writer, cpu)) {
 	case FA_SWITCH_NONE:
@@ -283,7 +324,6 @@ static void count_switch(struct fa_replay *r, const struct fa_engine *e,
 		rp->xnode_unknown++;
 		break;
 	}
-	(void)r;
 }
 
 /* The rules of this record: made for its nr_cpus, "recorded" its own. */
@@ -294,11 +334,89 @@ static void set_rules(struct fa_replay *r, const struct fa_tg_update *u)
 
 	if (!r->rules_made || r->rule_nr_cpus != u->nr_cpus)
 		make_rules(r, u->nr_cpus);
-	if (!r->nrec)
+	if (r->range[RP_ANY] == r->npol)
 		return;
 	rec = recorded_rule(r, u);
-	for (p = 0; p < r->nrec; p++)
-		r->pol[r->rec[p]].rule = *rec;
+	for (p = r->range[RP_ANY]; p < r->npol; p++)
+		r->pol[p].rule = *rec;
+}
+
+/* What every policy's decision on one record shares. */
+struct rp_rec {
+	const struct fa_engine *e;
+	struct fl_tg_input in;	/* site and nr_cpus set */
+	struct rp_cp *cp;	/* the cfs_rq's slots */
+	struct rp_gp *gp;	/* the group's slots */
+	s64 load, lold;		/* load now, and as last observed (0: first) */
+	s64 sum_load;		/* the group's sum(load) after the record */
+	s64 ksum;		/* the kernel's sum(contrib) before */
+	s64 tg_before;		/* recorded tg->load_avg before */
+	u64 ksc, dt;		/* rebuilt sched_clock; E's span before */
+	double dtd;
+	s32 cpu;		/* executing CPU */
+	bool cseen, resync, written, sum_changed;
+};
+
+/*
+ * Policies [lo, hi) of one RP_* @range on one record: the span of E held
+ * until now, the decision (module/policy/'s fl_tg_rule_decide(), its
+ * shape a constant here but for RP_ANY), the write, the new E.
+ */
+static __attribute__((always_inline)) inline void
+replay_range(struct fa_replay *r, const struct rp_rec *x, u32 lo, u32 hi,
+	     const u32 range)
+{
+	static const u32 shape[RP_NR] = {
+		[RP_SCALED] = FL_RULE_SCALED, [RP_ABOVE] = FL_RULE_ABOVE,
+		[RP_GATED] = FL_RULE_GATED, [RP_BUDGET] = FL_RULE_BUDGET,
+	};
+	struct fl_tg_input in = x->in;
+	u32 p;
+
+	for (p = lo; p < hi; p++) {
+		struct rp_pol *rp = &r->pol[p];
+		struct rp_cp *s = &x->cp[p];
+		struct rp_gp *q = &x->gp[p];
+		struct fl_tg_rule rule = rp->rule;
+		s64 rc = s->contrib, err;
+		bool w;
+
+		if (range != RP_ANY)
+			rule.shape = shape[range];
+		if (x->dt)
+			fa_err_span_buckets(rp->err, &q->abs_time, &q->rel_time,
+					    &q->val, x->dt, x->dtd);
+		in.delta = sub_w(x->load, rc);
+		in.contrib = (u64)rc;
+		if (range == RP_BUDGET ||
+		    (range == RP_ANY && fl_tg_rule_needs_tg_load(&rule)))
+			in.tg_load_avg = add_w(x->tg_before,
+					       sub_w(q->sum_contrib, x->ksum));
+		if (range == RP_GATED ||
+		    (range == RP_ANY && fl_tg_rule_needs_clock(&rule)))
+			in.since_ns = s->pub == FL_SINCE_NEVER ? FL_SINCE_NEVER :
+				      x->ksc > s->pub ? x->ksc - s->pub : 0;
+		w = x->resync || fl_tg_rule_decide(&rule, &in);
+		rp->diverged += w != x->written;
+		/* replace this cfs_rq's term (contrib - load) in E */
+		err = x->cseen ? sub_w(q->err, sub_w(rc, x->lold)) : q->err;
+		if (w) {
+			q->sum_contrib = add_w(q->sum_contrib, in.delta);
+			s->contrib = x->load;
+			s->pub = x->ksc;
+			rp->writes++;
+			if (q->last_writer != x->cpu)
+				count_switch(x->e, rp, q, x->cpu);
+		} else {
+			err = add_w(err, sub_w(rc, x->load));
+		}
+		if (err != q->err || x->sum_changed) {
+			q->err = err;
+			/* sum(load) 0: no relative error (fa_err_val()) */
+			fa_err_val(&q->val, err, r->rel ? x->sum_load : 0);
+			fa_err_point_val(rp->err, &q->val);
+		}
+	}
 }
 
 int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
@@ -307,87 +425,56 @@ int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
 	const struct fa_tg_update *u = &ev->u.tg_update;
 	const struct fa_tg *g = &e->tgtab.tg[i];
 	u32 cpu = (u32)u->cfs_cpu, p, np = r->npol;
-	s64 load = (s64)u->load, lold, sum_load, ksum, tg_before;
-	bool evicted, resync = u->site == FL_SITE_RESYNC, cseen = c->seen;
-	bool sum_changed;
-	struct fl_tg_input in;
-	struct rp_cp *cp;
-	struct rp_gp *gp;
+	struct rp_rec x;
 	struct rp_tg *t;
-	u64 ksc, before, dt;
+	bool evicted;
+	u64 before;
 
 	t = get_tg(r, i, cpu);
 	if (!t)
 		return -1;
 	set_rules(r, u);
 	r->attempts++;
-	gp = t->gp;
+	x.e = e;
+	x.gp = t->gp;
+	x.cp = &t->cp[(size_t)cpu * np];
+	x.load = (s64)u->load;
+	x.cseen = c->seen;
+	x.resync = u->site == FL_SITE_RESYNC;
+	x.written = u->written;
+	x.cpu = ev->cpu;
 	/* E of every policy held since the group's last record (advance()) */
-	dt = g->timed && e->now > g->last_ts ? e->now - g->last_ts : 0;
-
-	ksc = kernel_clock(&t->cfs[cpu], u, e->now, &before, &evicted);
-	cp = &t->cp[(size_t)cpu * np];
-	if (!cseen) {
+	x.dt = g->timed && e->now > g->last_ts ? e->now - g->last_ts : 0;
+	x.dtd = (double)x.dt;
+	x.ksc = kernel_clock(&t->cfs[cpu], u, e->now, &before, &evicted);
+	if (!x.cseen) {
 		/* every policy starts from the kernel's state */
 		for (p = 0; p < np; p++) {
-			cp[p].contrib = (s64)u->contrib;
-			cp[p].pub = before;
-			gp[p].sum_contrib = add_w(gp[p].sum_contrib, (s64)u->contrib);
+			x.cp[p].contrib = (s64)u->contrib;
+			x.cp[p].pub = before;
+			x.gp[p].sum_contrib = add_w(x.gp[p].sum_contrib,
+						    (s64)u->contrib);
 		}
 	} else if (evicted) {
 		for (p = 0; p < np; p++)
-			cp[p].pub = FL_SINCE_NEVER;
+			x.cp[p].pub = FL_SINCE_NEVER;
 	}
 	/* sum(load) after this record, and the kernel's sum(contrib) before */
-	lold = cseen ? c->load : 0;
-	sum_load = add_w(sub_w(g->sum_load, lold), load);
-	sum_changed = r->rel && sum_load != g->sum_load;
-	ksum = add_w(sub_w(g->sum_contrib, cseen ? c->contrib : 0),
-		     (s64)u->contrib);
-	tg_before = fa_tg_load_before(u);
-
-	in.site = u->site;
-	in.nr_cpus = u->nr_cpus;
-	in.tg_load_avg = 0;
-	in.since_ns = FL_SINCE_NEVER;
-	for (p = 0; p < np; p++) {
-		struct rp_pol *rp = &r->pol[p];
-		struct rp_cp *s = &cp[p];
-		struct rp_gp *q = &gp[p];
-		s64 rc = s->contrib, err;
-		bool w;
-
-		if (dt)
-			fa_err_span_buckets(&r->res[p].fig.err, &q->abs_time,
-					    &q->rel_time, &q->val, dt);
-		in.delta = sub_w(load, rc);
-		in.contrib = (u64)rc;
-		if (fl_tg_rule_needs_tg_load(&rp->rule))
-			in.tg_load_avg = add_w(tg_before, sub_w(q->sum_contrib, ksum));
-		if (fl_tg_rule_needs_clock(&rp->rule))
-			in.since_ns = s->pub == FL_SINCE_NEVER ? FL_SINCE_NEVER :
-				      ksc > s->pub ? ksc - s->pub : 0;
-		w = resync || fl_tg_rule_decide(&rp->rule, &in);
-		rp->diverged += w != u->written;
-		/* replace this cfs_rq's term (contrib - load) in E */
-		err = cseen ? sub_w(q->err, sub_w(rc, lold)) : q->err;
-		if (w) {
-			q->sum_contrib = add_w(q->sum_contrib, in.delta);
-			s->contrib = load;
-			s->pub = ksc;
-			rp->writes++;
-			if (q->last_writer != ev->cpu)
-				count_switch(r, e, rp, q, ev->cpu);
-		} else {
-			err = add_w(err, sub_w(rc, load));
-		}
-		if (err != q->err || sum_changed) {
-			q->err = err;
-			/* sum(load) 0: no relative error (fa_err_val()) */
-			fa_err_val(&q->val, err, r->rel ? sum_load : 0);
-			fa_err_point_val(&r->res[p].fig.err, &q->val);
-		}
-	}
+	x.lold = x.cseen ? c->load : 0;
+	x.sum_load = add_w(sub_w(g->sum_load, x.lold), x.load);
+	x.sum_changed = r->rel && x.sum_load != g->sum_load;
+	x.ksum = add_w(sub_w(g->sum_contrib, x.cseen ? c->contrib : 0),
+		       (s64)u->contrib);
+	x.tg_before = fa_tg_load_before(u);
+	x.in.site = u->site;
+	x.in.nr_cpus = u->nr_cpus;
+	x.in.tg_load_avg = 0;
+	x.in.since_ns = FL_SINCE_NEVER;
+	replay_range(r, &x, r->range[RP_SCALED], r->range[RP_SCALED + 1], RP_SCALED);
+	replay_range(r, &x, r->range[RP_ABOVE], r->range[RP_ABOVE + 1], RP_ABOVE);
+	replay_range(r, &x, r->range[RP_GATED], r->range[RP_GATED + 1], RP_GATED);
+	replay_range(r, &x, r->range[RP_BUDGET], r->range[RP_BUDGET + 1], RP_BUDGET);
+	replay_range(r, &x, r->range[RP_ANY], r->range[RP_ANY + 1], RP_ANY);
 	return 0;
 }
 
@@ -401,7 +488,8 @@ int fa_replay_close(struct fa_replay *r, const struct fa_segment *s)
 	seg.time_ns = s->err.time_ns;
 	seg.rel_time_ns = r->rel ? s->err.rel_time_ns : 0;
 	for (p = 0; p < r->npol; p++) {
-		struct fa_segment *f = &r->res[p].fig;
+		struct fa_replay_result *x = &r->res[r->order[p]];
+		struct fa_segment *f = &x->fig;
 
 		seg.abs_time = 0;
 		seg.rel_time = 0;
@@ -429,7 +517,7 @@ int fa_replay_close(struct fa_replay *r, const struct fa_segment *s)
 		f->switches = r->pol[p].switches;
 		f->xnode = r->pol[p].xnode;
 		f->xnode_unknown = r->pol[p].xnode_unknown;
-		r->res[p].diverged = r->pol[p].diverged;
+		x->diverged = r->pol[p].diverged;
 	}
 	r->started = true;
 	return 0;

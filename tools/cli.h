@@ -8,6 +8,13 @@
 
 #include "table.h"
 
+/* The end of every command's option table: --json, --csv, --help. */
+#define FL_COMMON_OPTIONS \
+	{ "json", no_argument, NULL, 'j' }, \
+	{ "csv", no_argument, NULL, 'c' }, \
+	{ "help", no_argument, NULL, 'h' }, \
+	{ NULL, 0, NULL, 0 }
+
 /* Exit statuses. */
 #define FL_EXIT_OK	0
 #define FL_EXIT_FAIL	1	/* a file could not be read, a tool failed */

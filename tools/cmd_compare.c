@@ -336,12 +336,9 @@ static void output(struct cmp_out *o, struct run_fig *base, int nb,
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "csv", no_argument, NULL, 'c' },
 		{ "segment", required_argument, NULL, 's' },
 		{ "groups", required_argument, NULL, 'g' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		FL_COMMON_OPTIONS,
 	};
 	struct cmp_out out = { .fmt = FL_FMT_TEXT };
 	struct run_fig *runs;

@@ -356,10 +356,7 @@ int cmd_plot(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "bin", required_argument, NULL, 'b' },
 		{ "gnuplot", required_argument, NULL, 'g' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "csv", no_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		FL_COMMON_OPTIONS,
 	};
 	enum fl_format fmt = FL_FMT_TEXT;
 	const char *dir = NULL, *prog = "gnuplot";

@@ -159,12 +159,9 @@ static void recording_footer(struct report_run *rr, const struct fl_read_info *i
 int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "csv", no_argument, NULL, 'c' },
 		{ "table", required_argument, NULL, 't' },
 		{ "top", required_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		FL_COMMON_OPTIONS,
 	};
 	struct report_run rr = { .rep = { .fmt = FL_FMT_TEXT, .f = stdout, .top = 20,
 					  .csv_table = "summary" } };

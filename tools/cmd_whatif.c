@@ -278,10 +278,7 @@ int cmd_whatif(int argc, char **argv)
 		{ "rel", no_argument, NULL, 'r' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "gnuplot", required_argument, NULL, 'g' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "csv", no_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		FL_COMMON_OPTIONS,
 	};
 	struct fl_policy_list l = { 0 };
 	enum fl_format fmt = FL_FMT_TEXT;

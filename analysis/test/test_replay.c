@@ -8,34 +8,22 @@
 
 #include "fa_engine.h"
 #include "fa_replay.h"
+#include "records.h"
 #include "tap.h"
 
 #define TG	9ull
 #define MS	1000000ull
 
-static struct fa_event upd(u64 ts, s32 cpu, s32 cfs_cpu, u64 load, u64 contrib,
-			   bool written, s64 tg_load_after, u64 since_ns,
-			   u8 policy, u32 arg, u16 nr_cpus)
+/* records.h's tg_update of group TG, with since_ns and nr_cpus. */
+static struct fa_event upd_t(u64 ts, s32 cpu, s32 cfs_cpu, u64 load, u64 contrib,
+			     bool written, s64 tg_load_after, u64 since_ns,
+			     u8 policy, u32 arg, u16 nr_cpus)
 {
-	struct fa_event ev;
-	struct fa_tg_update *u = &ev.u.tg_update;
+	struct fa_event ev = upd(ts, cpu, TG, cfs_cpu, load, contrib, written,
+				 tg_load_after, policy, arg);
 
-	memset(&ev, 0, sizeof(ev));
-	ev.ts = ts;
-	ev.cpu = cpu;
-	ev.type = FA_EV_TG_UPDATE;
-	u->tg = TG;
-	u->cfs_cpu = cfs_cpu;
-	u->load = load;
-	u->contrib = contrib;
-	u->delta = (s64)load - (s64)contrib;
-	u->written = written;
-	u->tg_load_avg = tg_load_after;
-	u->since_ns = since_ns;
-	u->site = FL_SITE_ENQUEUE_ENTITY;
-	u->policy = policy;
-	u->arg = arg;
-	u->nr_cpus = nr_cpus;
+	ev.u.tg_update.since_ns = since_ns;
+	ev.u.tg_update.nr_cpus = nr_cpus;
 	return ev;
 }
 
@@ -89,10 +77,10 @@ static void test_fixed_and_switches(void)
 		{ FL_TG_FIXED, 16 }, { FL_TG_NONZERO, 0 }, { FA_REPLAY_RECORDED, 0 },
 	};
 	struct fa_event ev[] = {
-		upd(0 * MS, 0, 0, 100, 0, true, 100, FL_SINCE_NEVER, FL_TG_STOCK, 0, 4),
-		upd(10 * MS, 1, 0, 110, 100, true, 110, 10 * MS, FL_TG_STOCK, 0, 4),
-		upd(20 * MS, 1, 0, 120, 110, true, 120, 10 * MS, FL_TG_STOCK, 0, 4),
-		upd(30 * MS, 0, 0, 125, 120, true, 125, 10 * MS, FL_TG_STOCK, 0, 4),
+		upd_t(0 * MS, 0, 0, 100, 0, true, 100, FL_SINCE_NEVER, FL_TG_STOCK, 0, 4),
+		upd_t(10 * MS, 1, 0, 110, 100, true, 110, 10 * MS, FL_TG_STOCK, 0, 4),
+		upd_t(20 * MS, 1, 0, 120, 110, true, 120, 10 * MS, FL_TG_STOCK, 0, 4),
+		upd_t(30 * MS, 0, 0, 125, 120, true, 125, 10 * MS, FL_TG_STOCK, 0, 4),
 	};
 	struct run x;
 
@@ -133,9 +121,9 @@ static void test_ratelimit_clock(void)
 		{ FL_TG_RATELIMIT, 2500 },
 	};
 	struct fa_event ev[] = {
-		upd(1000000, 0, 0, 100, 0, true, 100, FL_SINCE_NEVER, FL_TG_RATELIMIT, 1000, 4),
-		upd(1600000, 0, 0, 200, 100, true, 200, 1200000, FL_TG_RATELIMIT, 1000, 4),
-		upd(2000000, 0, 0, 300, 200, true, 300, 1000000, FL_TG_RATELIMIT, 1000, 4),
+		upd_t(1000000, 0, 0, 100, 0, true, 100, FL_SINCE_NEVER, FL_TG_RATELIMIT, 1000, 4),
+		upd_t(1600000, 0, 0, 200, 100, true, 200, 1200000, FL_TG_RATELIMIT, 1000, 4),
+		upd_t(2000000, 0, 0, 300, 200, true, 300, 1000000, FL_TG_RATELIMIT, 1000, 4),
 	};
 	struct run x;
 
@@ -163,10 +151,10 @@ static void test_budget_tg_load(void)
 {
 	const struct fl_tg_policy pol[] = { { FL_TG_BUDGET, 50 } };
 	struct fa_event ev[] = {
-		upd(1 * MS, 0, 0, 100, 0, true, 100, FL_SINCE_NEVER, FL_TG_STOCK, 0, 2),
-		upd(2 * MS, 1, 1, 100, 0, true, 200, FL_SINCE_NEVER, FL_TG_STOCK, 0, 2),
-		upd(3 * MS, 0, 0, 140, 100, true, 240, 2 * MS, FL_TG_STOCK, 0, 2),
-		upd(4 * MS, 1, 1, 160, 100, true, 300, 2 * MS, FL_TG_STOCK, 0, 2),
+		upd_t(1 * MS, 0, 0, 100, 0, true, 100, FL_SINCE_NEVER, FL_TG_STOCK, 0, 2),
+		upd_t(2 * MS, 1, 1, 100, 0, true, 200, FL_SINCE_NEVER, FL_TG_STOCK, 0, 2),
+		upd_t(3 * MS, 0, 0, 140, 100, true, 240, 2 * MS, FL_TG_STOCK, 0, 2),
+		upd_t(4 * MS, 1, 1, 160, 100, true, 300, 2 * MS, FL_TG_STOCK, 0, 2),
 	};
 	struct run x;
 

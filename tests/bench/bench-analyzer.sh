@@ -88,7 +88,8 @@ nhalf=$(fairlab_records "$half")
 seconds() {
 	local t0 t1
 	t0=$(date +%s.%N)
-	"$@" >/dev/null 2>&1
+	# a run that fails would be the "fastest": stop instead
+	"$@" >/dev/null 2>"$out/last.err" || die "$* failed: $(head -2 "$out/last.err")"
 	t1=$(date +%s.%N)
 	echo "$t1 - $t0" | bc -l
 }

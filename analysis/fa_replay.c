@@ -58,6 +58,12 @@ struct rp_pol {
  */
 enum { RP_SCALED, RP_ABOVE, RP_GATED, RP_BUDGET, RP_ANY, RP_NR };
 
+/* The rule shape of each RP_* but RP_ANY. */
+static const u32 range_shape[RP_ANY] = {
+	[RP_SCALED] = FL_RULE_SCALED, [RP_ABOVE] = FL_RULE_ABOVE,
+	[RP_GATED] = FL_RULE_GATED, [RP_BUDGET] = FL_RULE_BUDGET,
+};
+
 struct fa_replay {
 	u32 npol;
 	bool rel;		/* relative error too */
@@ -67,6 +73,7 @@ struct fa_replay {
 	struct fa_replay_result *res;
 	u32 rule_nr_cpus;	/* the rules are made for */
 	bool rules_made;
+	bool shapes_ok;		/* each rule has its range's shape */
 	/* FA_REPLAY_RECORDED: the rule of the last record's own policy */
 	struct fl_tg_policy rec_pol;
 	u32 rec_nr_cpus;
@@ -79,23 +86,18 @@ struct fa_replay {
 	struct rp_tg *tg;	/* indexed like the engine's group table */
 };
 
-/* RP_* of a policy: its rule's shape, whatever nr_cpus. */
+/* RP_* of a policy: its rule's shape (for 1 CPU; make_rules() checks others). */
 static u32 range_of(const struct fl_tg_policy *p)
 {
 	struct fl_tg_rule rule;
+	u32 g;
 
 	if (p->id == FA_REPLAY_RECORDED)
 		return RP_ANY;
 	fl_tg_rule_make(p, 1, &rule);
-	switch (rule.shape) {
-	case FL_RULE_ABOVE:
-		return RP_ABOVE;
-	case FL_RULE_GATED:
-		return RP_GATED;
-	case FL_RULE_BUDGET:
-		return RP_BUDGET;
-	}
-	return RP_SCALED;
+	for (g = 0; g < RP_ANY && range_shape[g] != rule.shape; g++)
+		;
+	return g;	/* RP_ANY for a shape not listed */
 }
 
 struct fa_replay *fa_replay_new(const struct fl_tg_policy *pol, u32 n, bool rel)
@@ -212,9 +214,18 @@ static void make_rules(struct fa_replay *r, u32 nr_cpus)
 {
 	u32 p;
 
-	for (p = 0; p < r->range[RP_ANY]; p++)
-		fl_tg_rule_make(&r->res[r->order[p]].policy, nr_cpus,
-				&r->pol[p].rule);
+	u32 g;
+
+	r->shapes_ok = true;
+	for (g = 0; g < RP_ANY; g++) {
+		for (p = r->range[g]; p < r->range[g + 1]; p++) {
+			fl_tg_rule_make(&r->res[r->order[p]].policy, nr_cpus,
+					&r->pol[p].rule);
+			/* a shape that depended on more than the policy */
+			if (r->pol[p].rule.shape != range_shape[g])
+				r->shapes_ok = false;
+		}
+	}
 	r->rule_nr_cpus = nr_cpus;
 	r->rules_made = true;
 }
@@ -366,10 +377,6 @@ static __attribute__((always_inline)) inline void
 replay_range(struct fa_replay *r, const struct rp_rec *x, u32 lo, u32 hi,
 	     const u32 range)
 {
-	static const u32 shape[RP_NR] = {
-		[RP_SCALED] = FL_RULE_SCALED, [RP_ABOVE] = FL_RULE_ABOVE,
-		[RP_GATED] = FL_RULE_GATED, [RP_BUDGET] = FL_RULE_BUDGET,
-	};
 	struct fl_tg_input in = x->in;
 	u32 p;
 
@@ -382,7 +389,7 @@ replay_range(struct fa_replay *r, const struct rp_rec *x, u32 lo, u32 hi,
 		bool w;
 
 		if (range != RP_ANY)
-			rule.shape = shape[range];
+			rule.shape = range_shape[range];
 		if (x->dt)
 			fa_err_span_buckets(rp->err, &q->abs_time, &q->rel_time,
 					    &q->val, x->dt, x->dtd);
@@ -470,6 +477,10 @@ int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
 	x.in.nr_cpus = u->nr_cpus;
 	x.in.tg_load_avg = 0;
 	x.in.since_ns = FL_SINCE_NEVER;
+	if (!r->shapes_ok) {
+		replay_range(r, &x, 0, np, RP_ANY);
+		return 0;
+	}
 	replay_range(r, &x, r->range[RP_SCALED], r->range[RP_SCALED + 1], RP_SCALED);
 	replay_range(r, &x, r->range[RP_ABOVE], r->range[RP_ABOVE + 1], RP_ABOVE);
 	replay_range(r, &x, r->range[RP_GATED], r->range[RP_GATED + 1], RP_GATED);

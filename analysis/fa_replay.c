@@ -217,12 +217,15 @@ static void make_rules(struct fa_replay *r, u32 nr_cpus)
 	u32 g;
 
 	r->shapes_ok = true;
-	for (g = 0; g < RP_ANY; g++) {
+	for (g = 0; g < RP_NR; g++) {
 		for (p = r->range[g]; p < r->range[g + 1]; p++) {
-			fl_tg_rule_make(&r->res[r->order[p]].policy, nr_cpus,
-					&r->pol[p].rule);
+			const struct fl_tg_policy *pol = &r->res[r->order[p]].policy;
+
+			if (pol->id == FA_REPLAY_RECORDED)
+				continue;	/* set_rules() */
+			fl_tg_rule_make(pol, nr_cpus, &r->pol[p].rule);
 			/* a shape that depended on more than the policy */
-			if (r->pol[p].rule.shape != range_shape[g])
+			if (g < RP_ANY && r->pol[p].rule.shape != range_shape[g])
 				r->shapes_ok = false;
 		}
 	}
@@ -349,7 +352,8 @@ static void set_rules(struct fa_replay *r, const struct fa_tg_update *u)
 		return;
 	rec = recorded_rule(r, u);
 	for (p = r->range[RP_ANY]; p < r->npol; p++)
-		r->pol[p].rule = *rec;
+		if (r->res[r->order[p]].policy.id == FA_REPLAY_RECORDED)
+			r->pol[p].rule = *rec;
 }
 
 /* What every policy's decision on one record shares. */

@@ -62,9 +62,9 @@ struct fa_replay_result {
 
 /*
  * @n policies (copied); NULL when out of memory.  @rel: also the relative
- * error |E|/sum(load) (a division per change of E per policy: it nearly
- * doubles the cost per policy); without it, fig.err's relative figures
- * stay 0.
+ * error |E|/sum(load) (a division per change of E per policy: 40% more
+ * instructions per policy and record); without it, fig.err's relative
+ * figures stay 0.
  */
 struct fa_replay *fa_replay_new(const struct fl_tg_policy *pol, u32 n, bool rel);
 void fa_replay_free(struct fa_replay *r);

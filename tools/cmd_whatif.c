@@ -65,8 +65,8 @@ static void help(FILE *f)
 		fprintf(f, "                   %s\n", fl_whatif_default_sweeps[i]);
 	fputs(
 "                   (50 policies)\n"
-"  --rel            also the relative error |E|/sum(load) (rel.mean; about\n"
-"                   twice the time per policy)\n"
+"  --rel            also the relative error |E|/sum(load) (rel.mean; a division\n"
+"                   per change of E and policy: about 40% more time per policy)\n"
 "  --cost=KIND      what the frontier minimises besides mean |E|: writes\n"
 "                   (default), switches (modeled cacheline transfers), xnode\n"
 "  -o, --output=DIR also plot: DIR/whatif.png/.svg, mean |E| against the cost,\n"

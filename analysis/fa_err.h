@@ -75,22 +75,24 @@ static inline void fa_err_val(struct fa_err_val *v, s64 err, s64 sum_load)
 }
 
 /*
- * @v held for @dt ns (@dtd: the same as a double, converted once by a
- * caller that spans many errors): integrals into *abs_time, *rel_time,
- * weights into @e's histogram buckets but not their totals (the caller
- * adds @dt to them, once for many errors held over the same time).
+ * |E| = @a (histogram bucket @ia) held for @dt ns (@dtd: the same as a
+ * double, converted once by a caller that spans many errors): the
+ * integral into *abs_time, the weight into @e's bucket but not its total
+ * (the caller adds @dt to it, once for many errors held over the same
+ * time).  fa_err_span_rel(): the same for the relative error.
  */
-static inline void fa_err_span_buckets(struct fa_err *e, double *abs_time,
-				       double *rel_time,
-				       const struct fa_err_val *v, u64 dt,
-				       double dtd)
+static inline void fa_err_span_abs(struct fa_err *e, double *abs_time,
+				   double a, u32 ia, u64 dt, double dtd)
 {
-	*abs_time += v->a * dtd;
-	fa_hist_add_bucket(&e->abs, v->ia, dt);
-	if (v->has_rel) {
-		*rel_time += v->rel * dtd;
-		fa_hist_add_bucket(&e->rel, v->ir, dt);
-	}
+	*abs_time += a * dtd;
+	fa_hist_add_bucket(&e->abs, ia, dt);
+}
+
+static inline void fa_err_span_rel(struct fa_err *e, double *rel_time,
+				   double rel, u32 ir, u64 dt, double dtd)
+{
+	*rel_time += rel * dtd;
+	fa_hist_add_bucket(&e->rel, ir, dt);
 }
 
 /* @v reached (for the maxima). */

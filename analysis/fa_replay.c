@@ -26,13 +26,25 @@ struct rp_cp {
 	u64 pub;		/* rebuilt sched_clock of the last publish, or never */
 };
 
-/* One task group under one policy. */
+/*
+ * One task group under one policy: what every record touches (32 bytes:
+ * the slots of all policies of a group stay few cache lines), and what
+ * only the relative error and tg->load_avg (budget) need.
+ */
 struct rp_gp {
 	s64 err;		/* sum over seen cfs_rqs of (contrib - load) */
-	s64 sum_contrib;	/* sum over seen cfs_rqs of contrib */
-	struct fa_err_val val;	/* err as the statistics take it */
-	double abs_time, rel_time;	/* integrals in the open segment (fa_err) */
+	double abs_time;	/* integral of |E| in the open segment (fa_err) */
+	double a;		/* |E| (fa_err_val()) */
+	u32 ia;			/* its histogram bucket */
 	s32 last_writer;
+};
+
+struct rp_gpc {
+	s64 sum_contrib;	/* sum over seen cfs_rqs of contrib */
+	double rel_time;	/* integral of |E|/sum(load) in the open segment */
+	double rel;		/* |E|/sum(load) (fa_err_val()), when has_rel */
+	u32 ir;			/* its histogram bucket */
+	bool has_rel;
 };
 
 struct rp_tg {
@@ -40,6 +52,7 @@ struct rp_tg {
 	struct rp_cfs *cfs;	/* [nr_cfs] */
 	struct rp_cp *cp;	/* [nr_cfs][npol] */
 	struct rp_gp *gp;	/* [npol] */
+	struct rp_gpc *gc;	/* [npol] */
 };
 
 /* The counters of one policy, kept together (the results are large). */
@@ -146,6 +159,7 @@ void fa_replay_free(struct fa_replay *r)
 		free(r->tg[i].cfs);
 		free(r->tg[i].cp);
 		free(r->tg[i].gp);
+		free(r->tg[i].gc);
 	}
 	free(r->tg);
 	free(r->pol);
@@ -183,7 +197,8 @@ static struct rp_tg *get_tg(struct fa_replay *r, u32 i, u32 cpu)
 	t = &r->tg[i];
 	if (!t->gp) {
 		t->gp = calloc(r->npol ? r->npol : 1, sizeof(*t->gp));
-		if (!t->gp)
+		t->gc = calloc(r->npol ? r->npol : 1, sizeof(*t->gc));
+		if (!t->gp || !t->gc)
 			return NULL;
 		for (p = 0; p < r->npol; p++)
 			t->gp[p].last_writer = -1;
@@ -250,26 +265,30 @@ static const struct fl_tg_rule *recorded_rule(struct fa_replay *r,
 
 /* Group @i's errors under every policy held from its last record to @t. */
 static void advance(struct fa_replay *r, const struct fa_tg *g,
-		    struct rp_gp *gp, u64 t)
+		    struct rp_tg *t, u64 t_end)
 {
 	double dtd;
 	u64 dt;
 	u32 p;
 
-	if (!g->timed || t <= g->last_ts)
+	if (!g->timed || t_end <= g->last_ts)
 		return;
-	dt = t - g->last_ts;
+	dt = t_end - g->last_ts;
 	dtd = (double)dt;
-	for (p = 0; p < r->npol; p++)
-		fa_err_span_buckets(r->pol[p].err, &gp[p].abs_time,
-				    &gp[p].rel_time, &gp[p].val, dt, dtd);
+	for (p = 0; p < r->npol; p++) {
+		fa_err_span_abs(r->pol[p].err, &t->gp[p].abs_time, t->gp[p].a,
+				t->gp[p].ia, dt, dtd);
+		if (r->rel && t->gc[p].has_rel)
+			fa_err_span_rel(r->pol[p].err, &t->gc[p].rel_time,
+					t->gc[p].rel, t->gc[p].ir, dt, dtd);
+	}
 }
 
 void fa_replay_advance(struct fa_replay *r, const struct fa_engine *e, u32 i,
 		       u64 t)
 {
 	if (i < r->ntg && r->tg[i].gp)
-		advance(r, &e->tgtab.tg[i], r->tg[i].gp, t);
+		advance(r, &e->tgtab.tg[i], &r->tg[i], t);
 }
 
 /*
@@ -362,6 +381,7 @@ struct rp_rec {
 	struct fl_tg_input in;	/* site and nr_cpus set */
 	struct rp_cp *cp;	/* the cfs_rq's slots */
 	struct rp_gp *gp;	/* the group's slots */
+	struct rp_gpc *gc;
 	s64 load, lold;		/* load now, and as last observed (0: first) */
 	s64 sum_load;		/* the group's sum(load) after the record */
 	s64 ksum;		/* the kernel's sum(contrib) before */
@@ -381,51 +401,82 @@ static __attribute__((always_inline)) inline void
 replay_range(struct fa_replay *r, const struct rp_rec *x, u32 lo, u32 hi,
 	     const u32 range)
 {
+	/*
+	 * The record's values in locals: the stores below go through
+	 * pointers the compiler cannot tell apart from *x and *r, and would
+	 * make it load these again for every policy.
+	 */
+	const s64 load = x->load, lold = x->lold, sum_load = x->sum_load;
+	const s64 tg_ksum = sub_w(x->tg_before, x->ksum);
+	const u64 ksc = x->ksc, dt = x->dt;
+	const double dtd = x->dtd;
+	const bool cseen = x->cseen, resync = x->resync, written = x->written;
+	const bool changed_load = x->sum_changed, rel = r->rel;
+	const s32 cpu = x->cpu;
+	struct rp_pol *pol = r->pol;
+	struct rp_cp *cp = x->cp;
+	struct rp_gp *gp = x->gp;
+	struct rp_gpc *gc = x->gc;
 	struct fl_tg_input in = x->in;
 	u32 p;
 
 	for (p = lo; p < hi; p++) {
-		struct rp_pol *rp = &r->pol[p];
-		struct rp_cp *s = &x->cp[p];
-		struct rp_gp *q = &x->gp[p];
+		struct rp_pol *rp = &pol[p];
+		struct rp_cp *s = &cp[p];
+		struct rp_gp *q = &gp[p];
+		struct rp_gpc *qc = &gc[p];
 		struct fl_tg_rule rule = rp->rule;
+		bool reads_tg_load = range == RP_BUDGET ||
+			(range == RP_ANY && fl_tg_rule_needs_tg_load(&rule));
 		s64 rc = s->contrib, err;
 		bool w;
 
 		if (range != RP_ANY)
 			rule.shape = range_shape[range];
-		if (x->dt)
-			fa_err_span_buckets(rp->err, &q->abs_time, &q->rel_time,
-					    &q->val, x->dt, x->dtd);
-		in.delta = sub_w(x->load, rc);
+		if (dt) {
+			fa_err_span_abs(rp->err, &q->abs_time, q->a, q->ia, dt, dtd);
+			if (rel && qc->has_rel)
+				fa_err_span_rel(rp->err, &qc->rel_time, qc->rel,
+						qc->ir, dt, dtd);
+		}
+		in.delta = sub_w(load, rc);
 		in.contrib = (u64)rc;
-		if (range == RP_BUDGET ||
-		    (range == RP_ANY && fl_tg_rule_needs_tg_load(&rule)))
-			in.tg_load_avg = add_w(x->tg_before,
-					       sub_w(q->sum_contrib, x->ksum));
+		if (reads_tg_load)
+			in.tg_load_avg = add_w(tg_ksum, qc->sum_contrib);
 		if (range == RP_GATED ||
 		    (range == RP_ANY && fl_tg_rule_needs_clock(&rule)))
 			in.since_ns = s->pub == FL_SINCE_NEVER ? FL_SINCE_NEVER :
-				      x->ksc > s->pub ? x->ksc - s->pub : 0;
-		w = x->resync || fl_tg_rule_decide(&rule, &in);
-		rp->diverged += w != x->written;
+				      ksc > s->pub ? ksc - s->pub : 0;
+		w = resync || fl_tg_rule_decide(&rule, &in);
+		rp->diverged += w != written;
 		/* replace this cfs_rq's term (contrib - load) in E */
-		err = x->cseen ? sub_w(q->err, sub_w(rc, x->lold)) : q->err;
+		err = cseen ? sub_w(q->err, sub_w(rc, lold)) : q->err;
 		if (w) {
-			q->sum_contrib = add_w(q->sum_contrib, in.delta);
-			s->contrib = x->load;
-			s->pub = x->ksc;
+			/* only what reads tg->load_avg needs the sum */
+			if (range == RP_BUDGET || range == RP_ANY)
+				qc->sum_contrib = add_w(qc->sum_contrib, in.delta);
+			s->contrib = load;
+			s->pub = ksc;
 			rp->writes++;
-			if (q->last_writer != x->cpu)
-				count_switch(x->e, rp, q, x->cpu);
+			if (q->last_writer != cpu)
+				count_switch(x->e, rp, q, cpu);
 		} else {
-			err = add_w(err, sub_w(rc, x->load));
+			err = add_w(err, sub_w(rc, load));
 		}
-		if (err != q->err || x->sum_changed) {
+		if (err != q->err || changed_load) {
+			struct fa_err_val v;
+
 			q->err = err;
 			/* sum(load) 0: no relative error (fa_err_val()) */
-			fa_err_val(&q->val, err, r->rel ? x->sum_load : 0);
-			fa_err_point_val(rp->err, &q->val);
+			fa_err_val(&v, err, rel ? sum_load : 0);
+			fa_err_point_val(rp->err, &v);
+			q->a = v.a;
+			q->ia = v.ia;
+			if (rel) {
+				qc->rel = v.rel;
+				qc->ir = v.ir;
+				qc->has_rel = v.has_rel;
+			}
 		}
 	}
 }
@@ -448,6 +499,7 @@ int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
 	r->attempts++;
 	x.e = e;
 	x.gp = t->gp;
+	x.gc = t->gc;
 	x.cp = &t->cp[(size_t)cpu * np];
 	x.load = (s64)u->load;
 	x.cseen = c->seen;
@@ -463,7 +515,7 @@ int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
 		for (p = 0; p < np; p++) {
 			x.cp[p].contrib = (s64)u->contrib;
 			x.cp[p].pub = before;
-			x.gp[p].sum_contrib = add_w(x.gp[p].sum_contrib,
+			x.gc[p].sum_contrib = add_w(x.gc[p].sum_contrib,
 						    (s64)u->contrib);
 		}
 	} else if (evicted) {
@@ -509,17 +561,17 @@ int fa_replay_close(struct fa_replay *r, const struct fa_segment *s)
 		seg.abs_time = 0;
 		seg.rel_time = 0;
 		for (i = 0; i < r->ntg; i++) {
-			struct rp_gp *q = r->tg[i].gp;
+			struct rp_tg *t = &r->tg[i];
 
-			if (!q)
+			if (!t->gp)
 				continue;
-			seg.abs_time += q[p].abs_time;
-			seg.rel_time += q[p].rel_time;
-			q[p].abs_time = 0;
-			q[p].rel_time = 0;
+			seg.abs_time += t->gp[p].abs_time;
+			seg.rel_time += t->gc[p].rel_time;
+			t->gp[p].abs_time = 0;
+			t->gc[p].rel_time = 0;
 		}
 		fa_err_merge(&f->err, &seg);
-		/* the spans went to the buckets only (fa_err_span_buckets()) */
+		/* the spans went to the buckets only (fa_err_span_abs/rel()) */
 		f->err.abs.total = fa_hist_sat_add(f->err.abs.total, s->err.time_ns);
 		f->err.rel.total = fa_hist_sat_add(f->err.rel.total,
 						   seg.rel_time_ns);

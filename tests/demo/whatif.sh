@@ -143,6 +143,7 @@ set title "Live policies (mean ±stddev over the rounds) and the replayed Pareto
 set xlabel "writes per tg_update attempt (%)" noenhanced
 set ylabel "time-weighted mean |E| per group (load; 0 drawn at 0.01)"
 set logscale y
+set xrange [0:110]
 set grid
 set key top right
 plot "$res/plots/whatif-frontier.tsv" using 1:2 with linespoints lw 2 pt 6 ps 0.6 title "replayed frontier (fairlab whatif, 50 policies)", \

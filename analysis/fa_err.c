@@ -16,10 +16,10 @@ void fa_err_span(struct fa_err *e, s64 err, s64 sum_load, u64 dt)
 	if (sum_load > 0)
 		e->rel_time_ns = fa_hist_sat_add(e->rel_time_ns, dt);
 	fa_err_val(&v, err, sum_load);
-	fa_err_span_to(&e->abs_time, &e->abs.w[v.ia], v.a, dt, (double)dt);
+	fa_err_span_abs(e, &e->abs_time, v.a, v.ia, dt, (double)dt);
 	e->abs.total = fa_hist_sat_add(e->abs.total, dt);
 	if (v.has_rel) {
-		fa_err_span_to(&e->rel_time, &e->rel.w[v.ir], v.rel, dt, (double)dt);
+		fa_err_span_rel(e, &e->rel_time, v.rel, v.ir, dt, (double)dt);
 		e->rel.total = fa_hist_sat_add(e->rel.total, dt);
 	}
 }

@@ -75,33 +75,33 @@ static inline void fa_err_val(struct fa_err_val *v, s64 err, s64 sum_load)
 }
 
 /*
- * A value @x of |E| (or of the relative error) held for @dt ns (@dtd: the
- * same as a double, converted once by a caller that spans many errors):
- * its integral into *integral, the weight into its histogram *bucket
- * (not the histogram's total: the caller adds @dt to it, once for many
- * errors held over the same time).
+ * |E| = @a (histogram bucket @ia) held for @dt ns (@dtd: the same as a
+ * double, converted once by a caller that spans many errors): the
+ * integral into *abs_time, the weight into @e's bucket but not its total
+ * (the caller adds @dt to it, once for many errors held over the same
+ * time).  fa_err_span_rel(): the same for the relative error.
  */
-static inline void fa_err_span_to(double *integral, u64 *bucket, double x,
-				  u64 dt, double dtd)
+static inline void fa_err_span_abs(struct fa_err *e, double *abs_time,
+				   double a, u32 ia, u64 dt, double dtd)
 {
-	*integral += x * dtd;
-	*bucket = fa_hist_sat_add(*bucket, dt);
+	*abs_time += a * dtd;
+	fa_hist_add_bucket(&e->abs, ia, dt);
 }
 
-/* The maxima with @v. */
-static inline void fa_err_max(u64 *max_abs, double *max_rel,
-			      const struct fa_err_val *v)
+static inline void fa_err_span_rel(struct fa_err *e, double *rel_time,
+				   double rel, u32 ir, u64 dt, double dtd)
 {
-	if (v->abs > *max_abs)
-		*max_abs = v->abs;
-	if (v->has_rel && v->rel > *max_rel)
-		*max_rel = v->rel;
+	*rel_time += rel * dtd;
+	fa_hist_add_bucket(&e->rel, ir, dt);
 }
 
 /* @v reached (for the maxima). */
 static inline void fa_err_point_val(struct fa_err *e, const struct fa_err_val *v)
 {
-	fa_err_max(&e->max_abs, &e->max_rel, v);
+	if (v->abs > e->max_abs)
+		e->max_abs = v->abs;
+	if (v->has_rel && v->rel > e->max_rel)
+		e->max_rel = v->rel;
 }
 
 double fa_err_mean_abs(const struct fa_err *e);	/* load units */

@@ -59,8 +59,7 @@ struct rp_tg {
 struct rp_pol {
 	struct fl_tg_rule rule;
 	u64 writes, switches, xnode, xnode_unknown, diverged;
-	u64 max_abs;		/* of |E|, and of the relative error */
-	double max_rel;
+	struct fa_err *err;	/* its result's error statistics */
 };
 
 /*
@@ -83,14 +82,6 @@ struct fa_replay {
 	bool rel;		/* relative error too */
 	struct rp_pol *pol;	/* internal order */
 	u32 *order;		/* internal index -> result index */
-	/*
-	 * The |E| and relative error histograms' buckets of every policy,
-	 * bucket-major ([bucket][policy]): policies with errors of the same
-	 * size add to the same cache lines (a histogram per policy would put
-	 * one bucket of each 4 KB apart, in the same cache set).  Folded into
-	 * the results' histograms when a segment closes.
-	 */
-	u64 *wabs, *wrel;
 	u32 range[RP_NR + 1];	/* internal indices of each RP_* */
 	struct fa_replay_result *res;
 	u32 rule_nr_cpus;	/* the rules are made for */
@@ -134,9 +125,7 @@ struct fa_replay *fa_replay_new(const struct fl_tg_policy *pol, u32 n, bool rel)
 	r->pol = calloc(n ? n : 1, sizeof(*r->pol));
 	r->res = calloc(n ? n : 1, sizeof(*r->res));
 	r->order = calloc(n ? n : 1, sizeof(*r->order));
-	r->wabs = calloc((size_t)FA_HIST_BUCKETS * (n ? n : 1), sizeof(*r->wabs));
-	r->wrel = calloc((size_t)FA_HIST_BUCKETS * (rel && n ? n : 1), sizeof(*r->wrel));
-	if (!r->pol || !r->res || !r->order || !r->wabs || !r->wrel) {
+	if (!r->pol || !r->res || !r->order) {
 		fa_replay_free(r);
 		return NULL;
 	}
@@ -152,6 +141,7 @@ struct fa_replay *fa_replay_new(const struct fl_tg_policy *pol, u32 n, bool rel)
 			if (range_of(&pol[i]) != g)
 				continue;
 			r->order[k] = i;
+			r->pol[k].err = &r->res[i].fig.err;
 			k++;
 		}
 	}
@@ -175,8 +165,6 @@ void fa_replay_free(struct fa_replay *r)
 	free(r->pol);
 	free(r->res);
 	free(r->order);
-	free(r->wabs);
-	free(r->wrel);
 	free(r);
 }
 
@@ -288,13 +276,11 @@ static void advance(struct fa_replay *r, const struct fa_tg *g,
 	dt = t_end - g->last_ts;
 	dtd = (double)dt;
 	for (p = 0; p < r->npol; p++) {
-		fa_err_span_to(&t->gp[p].abs_time,
-			       &r->wabs[(size_t)t->gp[p].ia * r->npol + p],
-			       t->gp[p].a, dt, dtd);
+		fa_err_span_abs(r->pol[p].err, &t->gp[p].abs_time, t->gp[p].a,
+				t->gp[p].ia, dt, dtd);
 		if (r->rel && t->gc[p].has_rel)
-			fa_err_span_to(&t->gc[p].rel_time,
-				       &r->wrel[(size_t)t->gc[p].ir * r->npol + p],
-				       t->gc[p].rel, dt, dtd);
+			fa_err_span_rel(r->pol[p].err, &t->gc[p].rel_time,
+					t->gc[p].rel, t->gc[p].ir, dt, dtd);
 	}
 }
 
@@ -431,8 +417,6 @@ replay_range(struct fa_replay *r, const struct rp_rec *x, u32 lo, u32 hi,
 	struct rp_cp *cp = x->cp;
 	struct rp_gp *gp = x->gp;
 	struct rp_gpc *gc = x->gc;
-	u64 *wabs = r->wabs, *wrel = r->wrel;
-	const u32 np = r->npol;
 	struct fl_tg_input in = x->in;
 	u32 p;
 
@@ -450,12 +434,10 @@ replay_range(struct fa_replay *r, const struct rp_rec *x, u32 lo, u32 hi,
 		if (range != RP_ANY)
 			rule.shape = range_shape[range];
 		if (dt) {
-			fa_err_span_to(&q->abs_time, &wabs[(size_t)q->ia * np + p],
-				       q->a, dt, dtd);
+			fa_err_span_abs(rp->err, &q->abs_time, q->a, q->ia, dt, dtd);
 			if (rel && qc->has_rel)
-				fa_err_span_to(&qc->rel_time,
-					       &wrel[(size_t)qc->ir * np + p],
-					       qc->rel, dt, dtd);
+				fa_err_span_rel(rp->err, &qc->rel_time, qc->rel,
+						qc->ir, dt, dtd);
 		}
 		in.delta = sub_w(load, rc);
 		in.contrib = (u64)rc;
@@ -487,7 +469,7 @@ replay_range(struct fa_replay *r, const struct rp_rec *x, u32 lo, u32 hi,
 			q->err = err;
 			/* sum(load) 0: no relative error (fa_err_val()) */
 			fa_err_val(&v, err, rel ? sum_load : 0);
-			fa_err_max(&rp->max_abs, &rp->max_rel, &v);
+			fa_err_point_val(rp->err, &v);
 			q->a = v.a;
 			q->ia = v.ia;
 			if (rel) {
@@ -588,21 +570,8 @@ int fa_replay_close(struct fa_replay *r, const struct fa_segment *s)
 			t->gp[p].abs_time = 0;
 			t->gc[p].rel_time = 0;
 		}
-		seg.max_abs = r->pol[p].max_abs;
-		seg.max_rel = r->pol[p].max_rel;
 		fa_err_merge(&f->err, &seg);
-		for (i = 0; i < FA_HIST_BUCKETS; i++) {
-			u64 *wa = &r->wabs[(size_t)i * r->npol + p];
-			u64 *wr = &r->wrel[(size_t)i * (r->rel ? r->npol : 0) + (r->rel ? p : 0)];
-
-			fa_hist_add_bucket(&f->err.abs, i, *wa);
-			*wa = 0;
-			if (r->rel) {
-				fa_hist_add_bucket(&f->err.rel, i, *wr);
-				*wr = 0;
-			}
-		}
-		/* the spans added to the buckets only (fa_err_span_to()) */
+		/* the spans went to the buckets only (fa_err_span_abs/rel()) */
 		f->err.abs.total = fa_hist_sat_add(f->err.abs.total, s->err.time_ns);
 		f->err.rel.total = fa_hist_sat_add(f->err.rel.total,
 						   seg.rel_time_ns);

@@ -15,6 +15,15 @@
 	{ "help", no_argument, NULL, 'h' }, \
 	{ NULL, 0, NULL, 0 }
 
+/*
+ * The options of FL_COMMON_OPTIONS, and an unknown option, as getopt_long()
+ * returned @c for command @cmd: FL_OPT_NEXT when parsing goes on, else the
+ * exit status to return (after --help, or after an error message).
+ */
+#define FL_OPT_NEXT (-1)
+int fl_common_option(int c, enum fl_format *fmt, void (*help)(FILE *f),
+		     const char *cmd);
+
 /* Exit statuses. */
 #define FL_EXIT_OK	0
 #define FL_EXIT_FAIL	1	/* a file could not be read, a tool failed */

@@ -361,7 +361,7 @@ int cmd_plot(int argc, char **argv)
 	enum fl_format fmt = FL_FMT_TEXT;
 	const char *dir = NULL, *prog = "gnuplot";
 	struct pareto_pt *pts = NULL;
-	int npts = 0, cappts = 0, nfiles, i, j, c, ret = FL_EXIT_FAIL;
+	int npts = 0, cappts = 0, nfiles, i, j, c, st, ret = FL_EXIT_FAIL;
 	char (*stems)[64] = NULL;
 	double bin_ms = 100;
 	char path[4096];
@@ -380,17 +380,11 @@ int cmd_plot(int argc, char **argv)
 		case 'g':
 			prog = optarg;
 			break;
-		case 'j':
-		case 'c':
-			if (fl_set_format(&fmt, c == 'j' ? FL_FMT_JSON : FL_FMT_CSV))
-				return FL_EXIT_USAGE;
-			break;
-		case 'h':
-			help(stdout);
-			return FL_EXIT_OK;
 		default:
-			fl_error("see fairlab plot --help");
-			return FL_EXIT_USAGE;
+			st = fl_common_option(c, &fmt, help, "plot");
+			if (st != FL_OPT_NEXT)
+				return st;
+			break;
 		}
 	}
 	nfiles = argc - optind;

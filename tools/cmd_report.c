@@ -170,16 +170,11 @@ int cmd_report(int argc, char **argv)
 	struct fa_engine *e;
 	char err[512];
 	long top;
-	int c, i, ret = FL_EXIT_OK;
+	int c, i, st, ret = FL_EXIT_OK;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'j':
-		case 'c':
-			if (fl_set_format(&rr.rep.fmt, c == 'j' ? FL_FMT_JSON : FL_FMT_CSV))
-				return FL_EXIT_USAGE;
-			break;
 		case 't':
 			for (i = 0; fl_report_tables[i] && strcmp(optarg, fl_report_tables[i]); i++)
 				;
@@ -195,12 +190,11 @@ int cmd_report(int argc, char **argv)
 				return FL_EXIT_USAGE;
 			rr.rep.top = (int)top;
 			break;
-		case 'h':
-			help(stdout);
-			return FL_EXIT_OK;
 		default:
-			fl_error("see fairlab report --help");
-			return FL_EXIT_USAGE;
+			st = fl_common_option(c, &rr.rep.fmt, help, "report");
+			if (st != FL_OPT_NEXT)
+				return st;
+			break;
 		}
 	}
 	if (optind != argc - 1) {

@@ -285,7 +285,7 @@ int cmd_whatif(int argc, char **argv)
 	enum fl_whatif_cost cost = FL_COST_WRITES;
 	const char *dir = NULL, *prog = "gnuplot", *path;
 	struct fl_whatif w = { 0 };
-	int c, ret = FL_EXIT_USAGE;
+	int c, st, ret = FL_EXIT_USAGE;
 	bool oom = false, rel = false;
 	u32 *fr = NULL, nfr, i;
 
@@ -321,18 +321,13 @@ int cmd_whatif(int argc, char **argv)
 		case 'g':
 			prog = optarg;
 			break;
-		case 'j':
-		case 'c':
-			if (fl_set_format(&fmt, c == 'j' ? FL_FMT_JSON : FL_FMT_CSV))
-				goto out;
-			break;
-		case 'h':
-			help(stdout);
-			ret = FL_EXIT_OK;
-			goto out;
 		default:
-			fl_error("see fairlab whatif --help");
-			goto out;
+			st = fl_common_option(c, &fmt, help, "whatif");
+			if (st != FL_OPT_NEXT) {
+				ret = st;
+				goto out;
+			}
+			break;
 		}
 	}
 	if (optind != argc - 1) {

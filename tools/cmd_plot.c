@@ -145,18 +145,6 @@ static void on_segment(const struct fa_segment *s, void *arg)
 	snprintf(pf->last_tg, sizeof(pf->last_tg), "%s", p->tg_policy);
 }
 
-static FILE *open_out(const char *dir, const char *stem, const char *suffix)
-{
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s%s", dir, stem, suffix);
-	f = fopen(path, "w");
-	if (!f)
-		fl_error("%s: %s", path, strerror(errno));
-	return f;
-}
-
 /* The gnuplot commands drawing one recording's two time series. */
 static void script_series(FILE *gp, const char *stem)
 {
@@ -243,7 +231,7 @@ static void script_marks(FILE *gp, const char *dir, const char *stem)
 
 static int write_pareto(const char *dir, const struct pareto_pt *pts, int n)
 {
-	FILE *f = open_out(dir, "pareto", ".tsv");
+	FILE *f = fl_open_out(dir, "pareto", ".tsv");
 	int i;
 
 	if (!f)
@@ -326,8 +314,8 @@ static int plot_one(struct plot_file *pf, const char *dir, u64 bin_ns)
 	struct fa_engine *e;
 	int ret = -1;
 
-	pf->series = open_out(dir, pf->stem, ".series.tsv");
-	pf->segments = open_out(dir, pf->stem, ".segments.tsv");
+	pf->series = fl_open_out(dir, pf->stem, ".series.tsv");
+	pf->segments = fl_open_out(dir, pf->stem, ".segments.tsv");
 	e = fa_engine_new(&cfg);
 	pf->e = e;
 	if (!pf->series || !pf->segments || !e)

@@ -215,19 +215,16 @@ static int plot(const struct fl_whatif *w, const char *dir, const char *prog,
 {
 	u32 n = fa_replay_count(w->r), i;
 	const char *cn = fl_whatif_cost_name(cost);
-	char name[48], file[4096];
+	char name[48];
 	FILE *f;
 
 	if (mkdir(dir, 0777) && errno != EEXIST) {
 		fl_error("%s: %s", dir, strerror(errno));
 		return -1;
 	}
-	snprintf(file, sizeof(file), "%s/whatif.tsv", dir);
-	f = fopen(file, "w");
-	if (!f) {
-		fl_error("%s: %s", file, strerror(errno));
+	f = fl_open_out(dir, "whatif", ".tsv");
+	if (!f)
 		return -1;
-	}
 	fprintf(f, "# fairlab whatif %s\n# policy\t%s_pct_of_attempts\terr_mean_load\tfrontier\n",
 		path, cn);
 	for (i = 0; i < n; i++) {
@@ -240,15 +237,12 @@ static int plot(const struct fl_whatif *w, const char *dir, const char *prog,
 			fa_err_mean_abs(&x->fig.err), w->front[i]);
 	}
 	if (fclose(f)) {
-		fl_error("%s: write failed", file);
+		fl_error("%s/whatif.tsv: write failed", dir);
 		return -1;
 	}
-	snprintf(file, sizeof(file), "%s/whatif.gp", dir);
-	f = fopen(file, "w");
-	if (!f) {
-		fl_error("%s: %s", file, strerror(errno));
+	f = fl_open_out(dir, "whatif", ".gp");
+	if (!f)
 		return -1;
-	}
 	fprintf(f, "# fairlab whatif: run in this directory\n"
 		"set datafile separator \"\\t\"\nset grid\nset key top right\n");
 	for (i = 0; i < 2; i++)
@@ -263,7 +257,7 @@ static int plot(const struct fl_whatif *w, const char *dir, const char *prog,
 			i ? "svg size 1000,700 noenhanced" : "pngcairo size 1000,700 noenhanced",
 			i ? "svg" : "png", cn, cn);
 	if (fclose(f)) {
-		fl_error("%s: write failed", file);
+		fl_error("%s/whatif.gp: write failed", dir);
 		return -1;
 	}
 	return fl_run_gnuplot(prog, dir, "whatif.gp");

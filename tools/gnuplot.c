@@ -11,6 +11,18 @@
 #include "cli.h"
 #include "gnuplot.h"
 
+FILE *fl_open_out(const char *dir, const char *stem, const char *suffix)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s%s", dir, stem, suffix);
+	f = fopen(path, "w");
+	if (!f)
+		fl_error("%s: %s", path, strerror(errno));
+	return f;
+}
+
 int fl_run_gnuplot(const char *prog, const char *dir, const char *script)
 {
 	int status;

@@ -91,7 +91,9 @@ awk -F'\t' -v order="$live_pols" '
 		for (i = 1; i <= np; i++) {
 			p = pol[i]
 			if (p == "stock") v = "its own input (exact by construction: not a validation)"
+			else if (n[p " lw"] < 2) v = "one live round: no spread to compare with"
 			else {
+				compared++
 				w = apart(p " lw", p " pw"); e = apart(p " le", p " pe")
 				v = (w || e) ? "OUTSIDE the live spread:" (w ? " write%" : "") (e ? " |E|mean" : "") : "within the live spread"
 				if (w || e) named = named (named ? ", " : "") p
@@ -106,8 +108,10 @@ awk -F'\t' -v order="$live_pols" '
 			print "Under the live policy tg->load_avg differs, so the group weights (calc_group_shares()) and"
 			print "with them the cfs_rq loads themselves differ; the workload also ran differently (a VM under"
 			print "TCG on a shared host), which moves when update attempts happen (ratelimit and the error)."
-		} else {
+		} else if (compared) {
 			print "Every prediction lies within the live spread."
+		} else {
+			print "One live round per policy: no spread to compare the predictions with (make demo runs 5)."
 		}
 	}' "$out/live.tsv" "$out/pred.tsv" 2>"$res/whatif.tsv.body" >"$out/table.txt"
 {

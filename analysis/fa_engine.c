@@ -138,6 +138,8 @@ static int close_segment(struct fa_engine *e, u64 t)
 	for (i = 0; i < e->tgtab.n; i++) {
 		if (!e->tgtab.tg[i].timed)
 			continue;
+		if (e->cfg.replay)
+			fa_replay_advance(e->cfg.replay, e, i, t);
 		fa_tg_advance(e, i, t);
 		fa_err_merge(&s->err, &s->tgs[i].err);
 	}
@@ -150,7 +152,8 @@ static int close_segment(struct fa_engine *e, u64 t)
 		e->nsegments++;
 	}
 	/* Empty segments still count in the whole trace's time. */
-	if (fa_seg_merge(&e->total, s))
+	if (fa_seg_merge(&e->total, s) ||
+	    (e->cfg.replay && fa_replay_close(e->cfg.replay, s)))
 		return -1;
 	fa_seg_reset(s);
 	s->t_start = t;

@@ -27,6 +27,7 @@
 #include "fa_tgtab.h"
 
 struct fa_engine;
+struct fa_replay;
 
 /* One time bin of the whole trace (for plots). */
 struct fa_bin {
@@ -74,6 +75,8 @@ struct fa_engine_cfg {
 	void (*on_bin)(const struct fa_bin *bin, void *arg);
 	u64 bin_ns;
 	void *arg;
+	/* What-if replay fed with every tg_update (fa_replay.h), or NULL. */
+	struct fa_replay *replay;
 };
 
 struct fa_engine *fa_engine_new(const struct fa_engine_cfg *cfg);

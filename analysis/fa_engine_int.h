@@ -106,6 +106,35 @@ void fa_audit_free(struct fa_engine *e);
 /* Integrates group @i's error in the open segment up to @t. */
 void fa_tg_advance(struct fa_engine *e, u32 i, u64 t);
 
+/* What a write executed on @cpu is to the group's line (see fa_stats.h). */
+enum fa_switch {
+	FA_SWITCH_NONE,		/* first write, or same CPU as the last */
+	FA_SWITCH_NODE,		/* another CPU of the same node */
+	FA_SWITCH_XNODE,	/* a CPU of another node */
+	FA_SWITCH_UNKNOWN,	/* another CPU, a node not known */
+};
+/* Classifies a write on @cpu after *@last_writer's, then sets *@last_writer. */
+enum fa_switch fa_writer_switch(const struct fa_engine *e, s32 *last_writer,
+				s32 cpu);
+
+/*
+ * fa_replay.c, called with the engine's state as it was before: a
+ * tg_update record of group @i on cfs_rq slot @c; the spans of group @i
+ * up to @t when a segment closes; the closed segment @s.  -1: no memory.
+ */
+int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
+			u32 i, const struct fa_cfs *c, const struct fa_event *ev);
+void fa_replay_advance(struct fa_replay *r, const struct fa_engine *e, u32 i,
+		       u64 t);
+int fa_replay_close(struct fa_replay *r, const struct fa_segment *s);
+
+/* tg->load_avg before the attempt (a record holds it after). */
+static inline s64 fa_tg_load_before(const struct fa_tg_update *u)
+{
+	return u->written ? (s64)((u64)u->tg_load_avg - (u64)u->delta) :
+			    u->tg_load_avg;
+}
+
 /* fa_series.c */
 void fa_series_start(struct fa_engine *e, u64 t);
 void fa_series_advance(struct fa_engine *e, u64 t);

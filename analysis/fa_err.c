@@ -6,50 +6,30 @@
 
 #include "fa_err.h"
 
-static u64 abs_s64(s64 v)
-{
-	return v < 0 ? -(u64)v : (u64)v;
-}
-
-/* |E|/sum(load) in ppm, saturated so that it always fits the histogram. */
-static u64 rel_ppm(double rel)
-{
-	double ppm = rel * FA_REL_SCALE;
-
-	return ppm >= 9.0e18 ? (u64)9.0e18 : (u64)ppm;
-}
-
 void fa_err_span(struct fa_err *e, s64 err, s64 sum_load, u64 dt)
 {
-	u64 a = abs_s64(err);
-	double rel;
+	struct fa_err_val v;
 
 	if (!dt)
 		return;
-	e->time_ns = e->time_ns + dt < e->time_ns ? UINT64_MAX : e->time_ns + dt;
-	e->abs_time += (double)a * (double)dt;
-	fa_hist_add(&e->abs, a, dt);
-	if (sum_load > 0) {
-		rel = (double)a / (double)sum_load;
-		e->rel_time_ns = e->rel_time_ns + dt < e->rel_time_ns ? UINT64_MAX :
-				 e->rel_time_ns + dt;
-		e->rel_time += rel * (double)dt;
-		fa_hist_add(&e->rel, rel_ppm(rel), dt);
+	e->time_ns = fa_hist_sat_add(e->time_ns, dt);
+	if (sum_load > 0)
+		e->rel_time_ns = fa_hist_sat_add(e->rel_time_ns, dt);
+	fa_err_val(&v, err, sum_load);
+	fa_err_span_abs(e, &e->abs_time, v.a, v.ia, dt, (double)dt);
+	e->abs.total = fa_hist_sat_add(e->abs.total, dt);
+	if (v.has_rel) {
+		fa_err_span_rel(e, &e->rel_time, v.rel, v.ir, dt, (double)dt);
+		e->rel.total = fa_hist_sat_add(e->rel.total, dt);
 	}
 }
 
 void fa_err_point(struct fa_err *e, s64 err, s64 sum_load)
 {
-	u64 a = abs_s64(err);
-	double rel;
+	struct fa_err_val v;
 
-	if (a > e->max_abs)
-		e->max_abs = a;
-	if (sum_load > 0) {
-		rel = (double)a / (double)sum_load;
-		if (rel > e->max_rel)
-			e->max_rel = rel;
-	}
+	fa_err_val(&v, err, sum_load);
+	fa_err_point_val(e, &v);
 }
 
 void fa_err_merge(struct fa_err *dst, const struct fa_err *src)

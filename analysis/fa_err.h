@@ -35,6 +35,75 @@ void fa_err_span(struct fa_err *e, s64 err, s64 sum_load, u64 dt);
 void fa_err_point(struct fa_err *e, s64 err, s64 sum_load);
 void fa_err_merge(struct fa_err *dst, const struct fa_err *src);
 
+/*
+ * One value of E as the statistics use it, worked out once when E or
+ * sum(load) changes and then applied to each span it holds for: what
+ * fa_err_span() and fa_err_point() do, split for callers that keep many
+ * errors over the same time (the what-if replay: one E per policy, its
+ * integrals per group, its histograms per policy).
+ */
+struct fa_err_val {
+	u64 abs;		/* |E| */
+	double a;		/* |E| as a double */
+	double rel;		/* |E| / sum(load), when has_rel */
+	u32 ia, ir;		/* histogram buckets of |E| and of rel (ppm) */
+	bool has_rel;		/* sum(load) > 0 */
+};
+
+/* |E|/sum(load) in ppm, saturated so that it always fits the histogram. */
+static inline u64 fa_err_rel_ppm(double rel)
+{
+	double ppm = rel * FA_REL_SCALE;
+
+	/* (s64): below 2^63, the same value, and no branch to convert */
+	return ppm >= 9.0e18 ? (u64)9.0e18 : (u64)(s64)ppm;
+}
+
+/* Inline: the what-if replay takes one per change of E per policy. */
+static inline void fa_err_val(struct fa_err_val *v, s64 err, s64 sum_load)
+{
+	v->abs = err < 0 ? -(u64)err : (u64)err;
+	v->a = (double)v->abs;
+	v->ia = fa_hist_index(v->abs);
+	v->has_rel = sum_load > 0;
+	v->rel = 0;
+	v->ir = 0;
+	if (v->has_rel) {
+		v->rel = v->a / (double)sum_load;
+		v->ir = fa_hist_index(fa_err_rel_ppm(v->rel));
+	}
+}
+
+/*
+ * |E| = @a (histogram bucket @ia) held for @dt ns (@dtd: the same as a
+ * double, converted once by a caller that spans many errors): the
+ * integral into *abs_time, the weight into @e's bucket but not its total
+ * (the caller adds @dt to it, once for many errors held over the same
+ * time).  fa_err_span_rel(): the same for the relative error.
+ */
+static inline void fa_err_span_abs(struct fa_err *e, double *abs_time,
+				   double a, u32 ia, u64 dt, double dtd)
+{
+	*abs_time += a * dtd;
+	fa_hist_add_bucket(&e->abs, ia, dt);
+}
+
+static inline void fa_err_span_rel(struct fa_err *e, double *rel_time,
+				   double rel, u32 ir, u64 dt, double dtd)
+{
+	*rel_time += rel * dtd;
+	fa_hist_add_bucket(&e->rel, ir, dt);
+}
+
+/* @v reached (for the maxima). */
+static inline void fa_err_point_val(struct fa_err *e, const struct fa_err_val *v)
+{
+	if (v->abs > e->max_abs)
+		e->max_abs = v->abs;
+	if (v->has_rel && v->rel > e->max_rel)
+		e->max_rel = v->rel;
+}
+
 double fa_err_mean_abs(const struct fa_err *e);	/* load units */
 double fa_err_mean_rel(const struct fa_err *e);	/* fraction */
 u64 fa_err_p_abs(const struct fa_err *e, double p);	/* load units */

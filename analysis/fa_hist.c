@@ -6,22 +6,6 @@
 
 #include "fa_hist.h"
 
-static u32 ilog2_u64(u64 v)
-{
-	return 63u - (u32)__builtin_clzll(v);	/* v != 0 */
-}
-
-u32 fa_hist_index(u64 v)
-{
-	u32 e;
-
-	if (v < FA_HIST_SUB)
-		return (u32)v;
-	e = ilog2_u64(v);
-	return FA_HIST_SUB + (e - FA_HIST_SUB_BITS) * FA_HIST_SUB +
-	       (u32)((v >> (e - FA_HIST_SUB_BITS)) & (FA_HIST_SUB - 1));
-}
-
 u64 fa_hist_bucket_low(u32 idx)
 {
 	u32 e, sub;
@@ -43,21 +27,11 @@ u64 fa_hist_bucket_high(u32 idx)
 	return fa_hist_bucket_low(idx) + ((1ull << (e - FA_HIST_SUB_BITS)) - 1);
 }
 
-/*
- * Weights saturate instead of wrapping: corrupt timestamps can make a
- * span of ~2^63 ns, and a wrapped total would be smaller than a bucket.
- */
-static u64 sat_add(u64 a, u64 b)
-{
-	return a + b < a ? UINT64_MAX : a + b;
-}
+#define sat_add fa_hist_sat_add
 
 void fa_hist_add(struct fa_hist *h, u64 v, u64 weight)
 {
-	u32 i = fa_hist_index(v);
-
-	h->w[i] = sat_add(h->w[i], weight);
-	h->total = sat_add(h->total, weight);
+	fa_hist_add_at(h, fa_hist_index(v), weight);
 }
 
 void fa_hist_merge(struct fa_hist *dst, const struct fa_hist *src)
@@ -89,7 +63,7 @@ u64 fa_hist_percentile(const struct fa_hist *h, double p)
 
 u32 fa_hist_octave(u64 v)
 {
-	return v ? ilog2_u64(v) + 1 : 0;
+	return v ? fa_hist_ilog2(v) + 1 : 0;
 }
 
 void fa_hist_octaves(const struct fa_hist *h, u64 out[FA_HIST_OCTAVES])

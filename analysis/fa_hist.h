@@ -26,11 +26,52 @@ struct fa_hist {
 	u64 w[FA_HIST_BUCKETS];
 };
 
-u32 fa_hist_index(u64 v);
+static inline u32 fa_hist_ilog2(u64 v)
+{
+	return 63u - (u32)__builtin_clzll(v);	/* v != 0 */
+}
+
+/* Inline: the what-if replay takes an index per policy per record. */
+static inline u32 fa_hist_index(u64 v)
+{
+	u32 e;
+
+	if (v < FA_HIST_SUB)
+		return (u32)v;
+	e = fa_hist_ilog2(v);
+	return FA_HIST_SUB + (e - FA_HIST_SUB_BITS) * FA_HIST_SUB +
+	       (u32)((v >> (e - FA_HIST_SUB_BITS)) & (FA_HIST_SUB - 1));
+}
 u64 fa_hist_bucket_low(u32 idx);
 u64 fa_hist_bucket_high(u32 idx);	/* inclusive */
 
 void fa_hist_add(struct fa_hist *h, u64 v, u64 weight);
+
+/*
+ * Weights saturate instead of wrapping: corrupt timestamps can make a
+ * span of ~2^63 ns, and a wrapped total would be smaller than a bucket.
+ */
+static inline u64 fa_hist_sat_add(u64 a, u64 b)
+{
+	return a + b < a ? ~0ull : a + b;
+}
+
+/*
+ * fa_hist_add() to the bucket fa_hist_index() gave, without the total:
+ * for a caller that adds the same weights to many histograms and their
+ * sum to each total once.
+ */
+static inline void fa_hist_add_bucket(struct fa_hist *h, u32 idx, u64 weight)
+{
+	h->w[idx] = fa_hist_sat_add(h->w[idx], weight);
+}
+
+/* fa_hist_add() to the bucket fa_hist_index() gave. */
+static inline void fa_hist_add_at(struct fa_hist *h, u32 idx, u64 weight)
+{
+	fa_hist_add_bucket(h, idx, weight);
+	h->total = fa_hist_sat_add(h->total, weight);
+}
 void fa_hist_merge(struct fa_hist *dst, const struct fa_hist *src);
 
 /*

@@ -31,9 +31,7 @@ static bool replay_agrees(const struct fa_tg_update *u)
 	struct fl_tg_input in = {
 		.delta = u->delta,
 		.contrib = u->contrib,
-		/* the record holds tg->load_avg after; the policy saw it before */
-		.tg_load_avg = u->written ? sub_w(u->tg_load_avg, u->delta) :
-					    u->tg_load_avg,
+		.tg_load_avg = fa_tg_load_before(u),
 		.since_ns = u->since_ns,
 		.nr_cpus = u->nr_cpus,
 		.site = u->site,
@@ -47,34 +45,47 @@ static bool replay_agrees(const struct fa_tg_update *u)
 	return fl_tg_decide(&p, &in) == u->written;
 }
 
+enum fa_switch fa_writer_switch(const struct fa_engine *e, s32 *last_writer,
+				s32 cpu)
+{
+	s32 from = *last_writer;
+	int n_from, n_to;
+
+	*last_writer = cpu;
+	if (from < 0 || from == cpu)
+		return FA_SWITCH_NONE;
+	n_from = fa_engine_cpu_node(e, from);
+	n_to = fa_engine_cpu_node(e, cpu);
+	if (n_from < 0 || n_to < 0)
+		return FA_SWITCH_UNKNOWN;
+	return n_from != n_to ? FA_SWITCH_XNODE : FA_SWITCH_NODE;
+}
+
 static void count_write(struct fa_engine *e, struct fa_tg *g,
 			struct fa_tg_seg *ts, struct fa_cpu_seg *cs, s32 cpu)
 {
 	struct fa_segment *s = &e->seg;
-	int n_from, n_to;
+	enum fa_switch sw = fa_writer_switch(e, &g->last_writer, cpu);
 
 	s->writes++;
 	ts->writes++;
 	cs->writes++;
 	e->series.bin.writes++;
-	if (g->last_writer >= 0 && g->last_writer != cpu) {
-		s->switches++;
-		ts->switches++;
-		cs->switches_in++;
-		e->series.bin.switches++;
-		n_from = fa_engine_cpu_node(e, g->last_writer);
-		n_to = fa_engine_cpu_node(e, cpu);
-		if (n_from < 0 || n_to < 0) {
-			s->xnode_unknown++;
-			ts->xnode_unknown++;
-			cs->xnode_unknown_in++;
-		} else if (n_from != n_to) {
-			s->xnode++;
-			ts->xnode++;
-			cs->xnode_in++;
-		}
+	if (sw == FA_SWITCH_NONE)
+		return;
+	s->switches++;
+	ts->switches++;
+	cs->switches_in++;
+	e->series.bin.switches++;
+	if (sw == FA_SWITCH_UNKNOWN) {
+		s->xnode_unknown++;
+		ts->xnode_unknown++;
+		cs->xnode_unknown_in++;
+	} else if (sw == FA_SWITCH_XNODE) {
+		s->xnode++;
+		ts->xnode++;
+		cs->xnode_in++;
 	}
-	g->last_writer = cpu;
 }
 
 int fa_on_tg_update(struct fa_engine *e, const struct fa_event *ev)
@@ -102,6 +113,8 @@ int fa_on_tg_update(struct fa_engine *e, const struct fa_event *ev)
 	g = &e->tgtab.tg[i];
 	c = fa_tg_cfs(g, (u32)u->cfs_cpu);
 	if (!c)
+		return -1;
+	if (e->cfg.replay && fa_replay_tg_update(e->cfg.replay, e, (u32)i, c, ev))
 		return -1;
 	if (g->timed) {
 		fa_tg_advance(e, (u32)i, e->now);

@@ -80,3 +80,19 @@ int fl_set_format(enum fl_format *fmt, enum fl_format want)
 	*fmt = want;
 	return 0;
 }
+
+int fl_common_option(int c, enum fl_format *fmt, void (*help)(FILE *f),
+		     const char *cmd)
+{
+	switch (c) {
+	case 'j':
+	case 'c':
+		return fl_set_format(fmt, c == 'j' ? FL_FMT_JSON : FL_FMT_CSV) ?
+		       FL_EXIT_USAGE : FL_OPT_NEXT;
+	case 'h':
+		help(stdout);
+		return FL_EXIT_OK;
+	}
+	fl_error("see fairlab %s --help", cmd);
+	return FL_EXIT_USAGE;
+}

@@ -8,6 +8,22 @@
 
 #include "table.h"
 
+/* The end of every command's option table: --json, --csv, --help. */
+#define FL_COMMON_OPTIONS \
+	{ "json", no_argument, NULL, 'j' }, \
+	{ "csv", no_argument, NULL, 'c' }, \
+	{ "help", no_argument, NULL, 'h' }, \
+	{ NULL, 0, NULL, 0 }
+
+/*
+ * The options of FL_COMMON_OPTIONS, and an unknown option, as getopt_long()
+ * returned @c for command @cmd: FL_OPT_NEXT when parsing goes on, else the
+ * exit status to return (after --help, or after an error message).
+ */
+#define FL_OPT_NEXT (-1)
+int fl_common_option(int c, enum fl_format *fmt, void (*help)(FILE *f),
+		     const char *cmd);
+
 /* Exit statuses. */
 #define FL_EXIT_OK	0
 #define FL_EXIT_FAIL	1	/* a file could not be read, a tool failed */
@@ -32,5 +48,6 @@ void fl_warn_cb(const char *msg, void *arg);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_whatif(int argc, char **argv);
 
 #endif /* FL_CLI_H */

@@ -358,16 +358,13 @@ static void output(struct cmp_out *o, struct run_fig *base, int nb,
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "csv", no_argument, NULL, 'c' },
 		{ "segment", required_argument, NULL, 's' },
 		{ "groups", required_argument, NULL, 'g' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		FL_COMMON_OPTIONS,
 	};
 	struct cmp_out out = { .fmt = FL_FMT_TEXT };
 	struct run_fig *runs;
-	int split = argc, c, i, nb, nn, ret = FL_EXIT_OK, nfiles;
+	int split = argc, c, st, i, nb, nn, ret = FL_EXIT_OK, nfiles;
 	long segment = -1, groups = 5;
 
 	/* getopt would eat "--": split the sides first, options come before. */
@@ -380,11 +377,6 @@ int cmd_compare(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(split, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'j':
-		case 'c':
-			if (fl_set_format(&out.fmt, c == 'j' ? FL_FMT_JSON : FL_FMT_CSV))
-				return FL_EXIT_USAGE;
-			break;
 		case 's':
 			if (fl_parse_long(optarg, 0, 1000000, "--segment", &segment))
 				return FL_EXIT_USAGE;
@@ -393,12 +385,11 @@ int cmd_compare(int argc, char **argv)
 			if (fl_parse_long(optarg, 0, 1000, "--groups", &groups))
 				return FL_EXIT_USAGE;
 			break;
-		case 'h':
-			help(stdout);
-			return FL_EXIT_OK;
 		default:
-			fl_error("see fairlab compare --help");
-			return FL_EXIT_USAGE;
+			st = fl_common_option(c, &out.fmt, help, "compare");
+			if (st != FL_OPT_NEXT)
+				return st;
+			break;
 		}
 	}
 	/*

@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "analyze.h"
 #include "cli.h"
+#include "gnuplot.h"
 #include "metrics.h"
 
 static void help(FILE *f)
@@ -170,18 +170,6 @@ static void remove_out(const char *dir, const char *stem, const char *suffix)
 	unlink(path);
 }
 
-static FILE *open_out(const char *dir, const char *stem, const char *suffix)
-{
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s%s", dir, stem, suffix);
-	f = fopen(path, "w");
-	if (!f)
-		fl_error("%s: %s", path, strerror(errno));
-	return f;
-}
-
 /* The gnuplot commands drawing one recording's two time series. */
 static void script_series(FILE *gp, const char *stem)
 {
@@ -266,32 +254,9 @@ static void script_marks(FILE *gp, const char *dir, const char *stem)
 		fclose(f);
 }
 
-static int run_gnuplot(const char *prog, const char *dir)
-{
-	int status;
-	pid_t pid = fork();
-
-	if (pid < 0) {
-		fl_error("fork: %s", strerror(errno));
-		return -1;
-	}
-	if (!pid) {
-		if (chdir(dir))
-			_exit(126);
-		execlp(prog, prog, "plots.gp", (char *)NULL);
-		fprintf(stderr, "fairlab: error: cannot run %s: %s\n", prog, strerror(errno));
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		fl_error("%s failed on %s/plots.gp", prog, dir);
-		return -1;
-	}
-	return 0;
-}
-
 static int write_pareto(const char *dir, const struct pareto_pt *pts, int n)
 {
-	FILE *f = open_out(dir, "pareto", ".tsv");
+	FILE *f = fl_open_out(dir, "pareto", ".tsv");
 	int i;
 
 	if (!f)
@@ -405,8 +370,8 @@ static int plot_one(struct plot_file *pf, const char *dir, u64 bin_ns)
 	struct fa_engine *e;
 	int ret = -1;
 
-	pf->series = open_out(dir, pf->stem, ".series.tsv");
-	pf->segments = open_out(dir, pf->stem, ".segments.tsv");
+	pf->series = fl_open_out(dir, pf->stem, ".series.tsv");
+	pf->segments = fl_open_out(dir, pf->stem, ".segments.tsv");
 	e = fa_engine_new(&cfg);
 	pf->e = e;
 	if (!pf->series || !pf->segments || !e)
@@ -447,15 +412,12 @@ int cmd_plot(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "bin", required_argument, NULL, 'b' },
 		{ "gnuplot", required_argument, NULL, 'g' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "csv", no_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		FL_COMMON_OPTIONS,
 	};
 	enum fl_format fmt = FL_FMT_TEXT;
 	const char *dir = NULL, *prog = "gnuplot";
 	struct pareto_pt *pts = NULL;
-	int npts = 0, cappts = 0, nfiles, i, j, c, empty, ret = FL_EXIT_FAIL;
+	int npts = 0, cappts = 0, nfiles, i, j, c, st, empty, ret = FL_EXIT_FAIL;
 	char (*stems)[64] = NULL;
 	double bin_ms = 100;
 	char path[4096];
@@ -479,17 +441,11 @@ int cmd_plot(int argc, char **argv)
 		case 'g':
 			prog = optarg;
 			break;
-		case 'j':
-		case 'c':
-			if (fl_set_format(&fmt, c == 'j' ? FL_FMT_JSON : FL_FMT_CSV))
-				return FL_EXIT_USAGE;
-			break;
-		case 'h':
-			help(stdout);
-			return FL_EXIT_OK;
 		default:
-			fl_error("see fairlab plot --help");
-			return FL_EXIT_USAGE;
+			st = fl_common_option(c, &fmt, help, "plot");
+			if (st != FL_OPT_NEXT)
+				return st;
+			break;
 		}
 	}
 	nfiles = argc - optind;
@@ -552,7 +508,7 @@ int cmd_plot(int argc, char **argv)
 	 * first, so that none survives to be taken for this run's.
 	 */
 	each_image(dir, stems, nfiles, unlink_image, NULL);
-	if (run_gnuplot(prog, dir)) {
+	if (fl_run_gnuplot(prog, dir, "plots.gp")) {
 		each_image(dir, stems, nfiles, unlink_image, NULL);
 		goto out;
 	}

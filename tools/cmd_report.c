@@ -180,12 +180,9 @@ static void recording_footer(struct report_run *rr, const struct fl_read_info *i
 int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "csv", no_argument, NULL, 'c' },
 		{ "table", required_argument, NULL, 't' },
 		{ "top", required_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		FL_COMMON_OPTIONS,
 	};
 	struct report_run rr = { .rep = { .fmt = FL_FMT_TEXT, .f = stdout, .top = 20,
 					  .csv_table = "summary" } };
@@ -196,16 +193,11 @@ int cmd_report(int argc, char **argv)
 	bool table_set = false, top_set = false;
 	char err[512];
 	long top;
-	int c, i, ret = FL_EXIT_OK;
+	int c, i, st, ret = FL_EXIT_OK;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'j':
-		case 'c':
-			if (fl_set_format(&rr.rep.fmt, c == 'j' ? FL_FMT_JSON : FL_FMT_CSV))
-				return FL_EXIT_USAGE;
-			break;
 		case 't':
 			for (i = 0; fl_report_tables[i] && strcmp(optarg, fl_report_tables[i]); i++)
 				;
@@ -223,12 +215,11 @@ int cmd_report(int argc, char **argv)
 			rr.rep.top = (int)top;
 			top_set = true;
 			break;
-		case 'h':
-			help(stdout);
-			return FL_EXIT_OK;
 		default:
-			fl_error("see fairlab report --help");
-			return FL_EXIT_USAGE;
+			st = fl_common_option(c, &rr.rep.fmt, help, "report");
+			if (st != FL_OPT_NEXT)
+				return st;
+			break;
 		}
 	}
 	/* An option that would change nothing is a mistake, not a no-op. */

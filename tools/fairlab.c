@@ -23,6 +23,8 @@ static void usage(FILE *f)
 "  report FILE                 figures of one recording, segment by segment\n"
 "  compare BASE... -- NEW...   LKP-style table: base +- %stddev, %change, new\n"
 "  plot FILE... -o DIR         error and writes/s over time, Pareto plot (PNG, SVG)\n"
+"  whatif FILE                 the recording replayed under every policy: figures,\n"
+"                              Pareto frontier\n"
 "  help [COMMAND]              this text, or a command's (same as COMMAND --help)\n"
 "\n"
 "Every command takes --json or --csv instead of text, and --help.\n"
@@ -31,6 +33,7 @@ static void usage(FILE *f)
 "  fairlab report tests/data/analyzer-numa.dat      (a recording in the source tree)\n"
 "  fairlab compare stock-1.dat stock-2.dat -- budget-1.dat budget-2.dat\n"
 "  fairlab plot stock.dat relative8.dat budget5.dat -o plots/\n"
+"  fairlab whatif --sweep=relative:2..64x2 stock.dat\n"
 "\n"
 "Exit status: 0 success, 1 an unreadable file or a failed tool, 2 a bad command line.\n",
 	      f);
@@ -72,6 +75,8 @@ int main(int argc, char **argv)
 		return cmd_compare(argc, argv);
 	if (!strcmp(cmd, "plot"))
 		return cmd_plot(argc, argv);
+	if (!strcmp(cmd, "whatif"))
+		return cmd_whatif(argc, argv);
 	fl_error("unknown command '%s' (see fairlab --help)", cmd);
 	return FL_EXIT_USAGE;
 }

@@ -7,38 +7,13 @@
 #include <string.h>
 
 #include "fa_engine.h"
+#include "records.h"
 #include "tap.h"
 
 #define TG_A	17ull
 #define TG_B	(5ull | FL_TG_AUTOGROUP_FLAG)
 
 /* ---- record builders ------------------------------------------------ */
-
-static struct fa_event upd(u64 ts, s32 cpu, u64 tg, s32 cfs_cpu, u64 load,
-			   u64 contrib, bool written, s64 tg_load_avg,
-			   u8 policy, u32 arg)
-{
-	struct fa_event ev;
-	struct fa_tg_update *u = &ev.u.tg_update;
-
-	memset(&ev, 0, sizeof(ev));
-	ev.ts = ts;
-	ev.cpu = cpu;
-	ev.type = FA_EV_TG_UPDATE;
-	u->tg = tg;
-	u->cfs_cpu = cfs_cpu;
-	u->load = load;
-	u->contrib = contrib;
-	u->delta = (s64)load - (s64)contrib;
-	u->written = written;
-	u->tg_load_avg = tg_load_avg;
-	u->since_ns = FL_SINCE_NEVER;
-	u->site = FL_SITE_ENQUEUE_ENTITY;
-	u->policy = policy;
-	u->arg = arg;
-	u->nr_cpus = 4;
-	return ev;
-}
 
 /* A write whose figures do not matter, only who wrote when. */
 static struct fa_event wr(u64 ts, s32 cpu, u64 tg)

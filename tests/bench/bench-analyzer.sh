@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make bench-analyzer: speed and memory of `fairlab report` on a large real
-# recording (a benchmark, not a test: it reports, it does not judge).
+# make bench-analyzer: speed and memory of `fairlab report` and `fairlab
+# whatif` on a large real recording (a benchmark, not a test: it reports,
+# it does not judge).
 #
 #  1. Records, once, a large trace in the VM: the analyzer-data scenario
 #     with 16 more busy cgroups 5 levels deep, FL_BENCH_SECS (default 250)
@@ -17,6 +18,9 @@
 #  3. Peak RSS (/usr/bin/time -v) of `fairlab report` on the whole
 #     recording and on its first half (trace-cmd split): the engine keeps
 #     no per-record state, so it should not grow with the trace length.
+#  4. `fairlab whatif FILE` (its default 50 policies replayed in one pass)
+#     against `fairlab report FILE` timed in the same run (best of 3
+#     each), and its peak RSS on the whole recording and the first half.
 #
 #   tests/bench/bench-analyzer.sh [--rerecord]
 #
@@ -84,7 +88,8 @@ nhalf=$(fairlab_records "$half")
 seconds() {
 	local t0 t1
 	t0=$(date +%s.%N)
-	"$@" >/dev/null 2>&1
+	# a run that fails would be the "fastest": stop instead
+	"$@" >/dev/null 2>"$out/last.err" || die "$* failed: $(head -2 "$out/last.err")"
 	t1=$(date +%s.%N)
 	echo "$t1 - $t0" | bc -l
 }
@@ -114,8 +119,18 @@ for f in "$big" "$v6"; do
 	tt=$(seconds trace-cmd report -i "$f")
 	printf '%-16s fairlab report %7.2f s = %6.2f M events/s;  trace-cmd report %7.2f s;  ratio %5.1fx\n' \
 		"$label:" "$tf" "$(echo "$n / $tf / 1000000" | bc -l)" "$tt" "$(echo "$tt / $tf" | bc -l)"
+	sync
+	npol=$("$fl" whatif --csv "$f" 2>/dev/null | tail -n +2 | wc -l)
+	tw=$(best3 "$fl" whatif "$f")
+	tf2=$(best3 "$fl" report "$f")
+	printf '%-16s fairlab whatif (%d policies) %7.2f s;  fairlab report %7.2f s;  whatif/report %5.2fx (target <= 3x)\n' \
+		"$label:" "$npol" "$tw" "$tf2" "$(echo "$tw / $tf2" | bc -l)"
 done
 rss_all=$(peak_rss_kb "$fl" report "$big")
 rss_half=$(peak_rss_kb "$fl" report "$half")
 printf 'peak RSS of fairlab report: %.1f MB for %d records, %.1f MB for %d records (first half)\n' \
+	"$(echo "$rss_all / 1024" | bc -l)" "$n" "$(echo "$rss_half / 1024" | bc -l)" "$nhalf"
+rss_all=$(peak_rss_kb "$fl" whatif "$big")
+rss_half=$(peak_rss_kb "$fl" whatif "$half")
+printf 'peak RSS of fairlab whatif: %.1f MB for %d records, %.1f MB for %d records (first half)\n' \
 	"$(echo "$rss_all / 1024" | bc -l)" "$n" "$(echo "$rss_half / 1024" | bc -l)" "$nhalf"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Regenerates the analyzer's test recordings (see README.md here) from two
+# Regenerates the analyzer's test recordings (see README.md here) from three
 # VM runs of tests/vm/scenarios/analyzer-data.guest.sh (about 25 s each).
 # Needs what `make check-vm` needs: the modules built (make) and the
 # kernel unpacked (make deps).
@@ -25,5 +25,12 @@ cp build/vm/analyzer-data-numa/plain.dat tests/data/sched-only.dat
 tests/vm/run-scenario.sh --smp 2 --out build/vm/analyzer-data-lossy \
 	--append "FL_DATA_CLOCK=local FL_TRACE_BUF_KB=4 FL_DATA_PAUSE=1 FL_ALLOW_LOST=1" "$scenario"
 cp build/vm/analyzer-data-lossy/analyzer.dat tests/data/analyzer-local-lossy.dat
+
+# Every tg policy in turn, one second each (stock ... budget:5): real
+# decisions of each policy for the what-if replay's exactness test.
+tests/vm/run-scenario.sh --smp 4 --numa --out build/vm/analyzer-data-policies \
+	--append "FL_DATA_POLICIES=stock,force,nonzero,relative:8,turner1,turner2,fixed:16,log2:8,ratelimit:1000,budget:5" \
+	"$scenario"
+cp build/vm/analyzer-data-policies/analyzer.dat tests/data/analyzer-policies.dat
 
 ls -l tests/data/*.dat

@@ -128,6 +128,8 @@ echo
 arc=0
 tests/demo/analyze.sh "$out/recordings" "$out/results" || arc=$?
 echo
+# the replay against the live runs (whatif.txt, plots/whatif-pareto.png)
+tests/demo/whatif.sh "$out/recordings" "$out/results" && echo || arc=$?
 if [ -n "$failed" ] || [ $arc != 0 ]; then
 	echo "demo: FAILED after $(( (SECONDS - t0) / 60 ))m$(printf %02d $(( (SECONDS - t0) % 60 )))s:" \
 		"${failed:+VM run(s)$failed failed (their part is missing above)}${failed:+; }analysis exit $arc" >&2

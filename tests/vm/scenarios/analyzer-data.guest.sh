@@ -32,6 +32,9 @@
 #                      compression work in the slow guest; default: trace-cmd's)
 #   FL_DATA_CHECK=0    skip counting the records with trace-cmd report in
 #                      the guest (minutes for millions of records under TCG)
+#   FL_DATA_POLICIES=stock,force,...  instead of stock, relative:8 and
+#                      budget:5: one workload under each tg policy listed
+#                      (the what-if replay's exactness data)
 . "$FL_LIB"
 : "${FL_DATA_SECS:=1}"
 : "${FL_DATA_CLOCK:=mono}"
@@ -40,6 +43,7 @@
 : "${FL_DATA_DEPTH:=0}"
 : "${FL_DATA_COMPRESSION:=}"
 : "${FL_DATA_CHECK:=1}"
+: "${FL_DATA_POLICIES:=}"
 
 # leaf I: the cgroup (path below /sys/fs/cgroup) of extra group I
 leaf() {
@@ -124,15 +128,23 @@ done
 # the last -C wins over record_start's -C mono
 record_start analyzer -C "$FL_DATA_CLOCK" \
 	${FL_DATA_COMPRESSION:+--compression "$FL_DATA_COMPRESSION"} -e fairlab
-load_lp fairlab tg_policy=stock || exit 1
-[ "$FL_DATA_PAUSE" = 1 ] && recorder_signal STOP
-workload "$FL_DATA_SECS"
-[ "$FL_DATA_PAUSE" = 1 ] && recorder_signal CONT
-check "tg_policy relative:8" sh -c "echo relative:8 > $P/tg_policy"
-check "idlest_policy nr_running" sh -c "echo nr_running > $P/idlest_policy"
-workload "$FL_DATA_SECS"
-check "tg_policy budget:5" sh -c "echo budget:5 > $P/tg_policy"
-workload "$FL_DATA_SECS"
+if [ -n "$FL_DATA_POLICIES" ]; then
+	load_lp fairlab tg_policy=${FL_DATA_POLICIES%%,*} || exit 1
+	for pol in $(echo "$FL_DATA_POLICIES" | tr , ' '); do
+		check "tg_policy $pol" sh -c "echo $pol > $P/tg_policy"
+		workload "$FL_DATA_SECS"
+	done
+else
+	load_lp fairlab tg_policy=stock || exit 1
+	[ "$FL_DATA_PAUSE" = 1 ] && recorder_signal STOP
+	workload "$FL_DATA_SECS"
+	[ "$FL_DATA_PAUSE" = 1 ] && recorder_signal CONT
+	check "tg_policy relative:8" sh -c "echo relative:8 > $P/tg_policy"
+	check "idlest_policy nr_running" sh -c "echo nr_running > $P/idlest_policy"
+	workload "$FL_DATA_SECS"
+	check "tg_policy budget:5" sh -c "echo budget:5 > $P/tg_policy"
+	workload "$FL_DATA_SECS"
+fi
 check "audit emitted" sh -c "echo 1 > /sys/kernel/fairlab/audit_emit"
 disable_lp fairlab
 record_stop analyzer

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What-if replay: every cfs_rq's recorded load sequence decided again by
+ * module/policy/ under other policies, all of them in the engine's one
+ * pass over the records.
+ *
+ * Per cfs_rq and policy the replay keeps its own tg_load_avg_contrib and
+ * last publish time; per group and policy its own E.  At each tg_update
+ * record the recorded load is the input: the policy decides on
+ * delta = load - replayed contrib (fl_tg_rule_decide(), the code the
+ * kernel runs), a write sets the replayed contrib to load, and E, writer
+ * switches (a write executes on the record's CPU) and the histograms are
+ * kept by the engine's own code (fa_err, fa_writer_switch()).
+ *
+ * Inputs besides delta and contrib, per record:
+ *  - site, nr_cpus: the record's.
+ *  - tg_load_avg (budget): the recorded tg->load_avg before the attempt
+ *    plus the replayed minus the recorded sum of contribs of the group.
+ *  - since_ns (ratelimit): the kernel measures it on sched_clock_cpu() of
+ *    the cfs_rq's CPU, not on the trace clock.  The replay rebuilds that
+ *    clock per cfs_rq from the recorded since_ns: the kernel's last
+ *    publish of a cfs_rq is one of its recorded writes, so the clock at a
+ *    record is that write's clock plus its since_ns, exactly.  Where the
+ *    chain breaks (a cfs_rq's first record, a resync publish, whose
+ *    since_ns is not recorded) the clock is carried on from the trace
+ *    clock at the offset it last had.
+ *  - the state before a cfs_rq's first record: the kernel's (recorded
+ *    contrib, publish time from since_ns).
+ * A resync record (a policy switch publishing what the previous policy
+ * held back) publishes under every replayed policy; a record whose
+ * since_ns says the kernel lost the cfs_rq's publish time (its table
+ * evicted it) makes every policy forget it too.
+ *
+ * Consequence: replayed under the policy a recording was made with, the
+ * replay takes the recorded decision at every record, and its figures
+ * are the report's, bit for bit (tests/unit/whatif.t).  Under another
+ * policy it cannot see feedback: a different tg->load_avg changes group
+ * weights and so the recorded loads themselves.
+ *
+ * Memory: per task group and CPU one slot per policy; nothing per record.
+ */
+#ifndef FA_REPLAY_H
+#define FA_REPLAY_H
+
+#include "fa_stats.h"
+
+/* fl_tg_policy.id of "each record's own policy and argument". */
+#define FA_REPLAY_RECORDED	0xffffffffu
+
+struct fa_replay;
+
+struct fa_replay_result {
+	struct fl_tg_policy policy;	/* as asked */
+	/*
+	 * Whole trace under this policy: t_start, t_end, attempts, writes,
+	 * switches, xnode, xnode_unknown, err; no per-group, per-CPU or
+	 * per-site arrays.  The metrics of metrics.h apply.
+	 */
+	struct fa_segment fig;
+	u64 diverged;		/* attempts decided otherwise than recorded */
+};
+
+/*
+ * @n policies (copied); NULL when out of memory.  @rel: also the relative
+ * error |E|/sum(load) (a division per change of E per policy: 40% more
+ * instructions per policy and record); without it, fig.err's relative
+ * figures stay 0.
+ */
+struct fa_replay *fa_replay_new(const struct fl_tg_policy *pol, u32 n, bool rel);
+void fa_replay_free(struct fa_replay *r);
+
+/* After fa_engine_finish() of the engine it was given to (fa_engine_cfg). */
+u32 fa_replay_count(const struct fa_replay *r);
+const struct fa_replay_result *fa_replay_result(const struct fa_replay *r, u32 i);
+
+#endif /* FA_REPLAY_H */

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Record builders shared by the engine's and the replay's unit tests.
+ */
+#ifndef FA_TEST_RECORDS_H
+#define FA_TEST_RECORDS_H
+
+#include <string.h>
+
+#include "fa_events.h"
+
+/* A tg_update: since_ns never, site enqueue_entity, nr_cpus 4. */
+__attribute__((unused))
+static struct fa_event upd(u64 ts, s32 cpu, u64 tg, s32 cfs_cpu, u64 load,
+			   u64 contrib, bool written, s64 tg_load_avg,
+			   u8 policy, u32 arg)
+{
+	struct fa_event ev;
+	struct fa_tg_update *u = &ev.u.tg_update;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.ts = ts;
+	ev.cpu = cpu;
+	ev.type = FA_EV_TG_UPDATE;
+	u->tg = tg;
+	u->cfs_cpu = cfs_cpu;
+	u->load = load;
+	u->contrib = contrib;
+	u->delta = (s64)load - (s64)contrib;
+	u->written = written;
+	u->tg_load_avg = tg_load_avg;
+	u->since_ns = FL_SINCE_NEVER;
+	u->site = FL_SITE_ENQUEUE_ENTITY;
+	u->policy = policy;
+	u->arg = arg;
+	u->nr_cpus = 4;
+	return ev;
+}
+
+#endif /* FA_TEST_RECORDS_H */

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the what-if replay (fa_replay.h) on synthetic record
+ * sequences.  Every expected figure is worked out by hand in the comment
+ * above it; the decisions themselves come from module/policy/.
+ */
+#include <string.h>
+
+#include "fa_engine.h"
+#include "fa_replay.h"
+#include "records.h"
+#include "tap.h"
+
+#define TG	9ull
+#define MS	1000000ull
+
+/* records.h's tg_update of group TG, with since_ns and nr_cpus. */
+static struct fa_event upd_t(u64 ts, s32 cpu, s32 cfs_cpu, u64 load, u64 contrib,
+			     bool written, s64 tg_load_after, u64 since_ns,
+			     u8 policy, u32 arg, u16 nr_cpus)
+{
+	struct fa_event ev = upd(ts, cpu, TG, cfs_cpu, load, contrib, written,
+				 tg_load_after, policy, arg);
+
+	ev.u.tg_update.since_ns = since_ns;
+	ev.u.tg_update.nr_cpus = nr_cpus;
+	return ev;
+}
+
+struct run {
+	struct fa_engine *e;
+	struct fa_replay *r;
+};
+
+/* Feeds @n records through an engine replaying @np policies. */
+static void run(struct run *x, const struct fl_tg_policy *pol, u32 np,
+		const struct fa_event *ev, u32 n)
+{
+	struct fa_engine_cfg cfg = { 0 };
+	u32 i;
+
+	x->r = fa_replay_new(pol, np, true);
+	cfg.replay = x->r;
+	x->e = fa_engine_new(&cfg);
+	for (i = 0; i < n; i++)
+		if (fa_engine_feed(x->e, &ev[i]))
+			ok(0, "feed record %u", i);
+	if (fa_engine_finish(x->e))
+		ok(0, "finish");
+}
+
+static void done(struct run *x)
+{
+	fa_engine_free(x->e);
+	fa_replay_free(x->r);
+}
+
+static const struct fa_segment *fig(const struct run *x, u32 i)
+{
+	return &fa_replay_result(x->r, i)->fig;
+}
+
+/*
+ * One cfs_rq, recorded under stock (contrib/64), loads 100, 110, 120, 125
+ * at 0, 10, 20, 30 ms, executed on CPUs 0, 1, 1, 0.  Stock writes all four
+ * (|delta| 100, 10, 10, 5 against contrib/64 = 0, 1, 1, 1).
+ *  fixed:16   writes at 0 (100 > 16) and 20 ms (120 - 100 = 20 > 16), not
+ *             at 10 (10) and 30 (5): 2 writes, 1 switch (CPU 0 -> 1);
+ *             E = 0, -10, 0, -5: |E| max 10, mean over the 30 ms of trace
+ *             = 10 * 10 ms / 30 ms = 3.333; diverged at 10 and 30 ms.
+ *  nonzero    writes all four: switches 0->1, 1->0 = 2; E = 0.
+ *  recorded   (stock) as recorded: 4 writes, diverged 0.
+ */
+static void test_fixed_and_switches(void)
+{
+	const struct fl_tg_policy pol[] = {
+		{ FL_TG_FIXED, 16 }, { FL_TG_NONZERO, 0 }, { FA_REPLAY_RECORDED, 0 },
+	};
+	struct fa_event ev[] = {
+		upd_t(0 * MS, 0, 0, 100, 0, true, 100, FL_SINCE_NEVER, FL_TG_STOCK, 0, 4),
+		upd_t(10 * MS, 1, 0, 110, 100, true, 110, 10 * MS, FL_TG_STOCK, 0, 4),
+		upd_t(20 * MS, 1, 0, 120, 110, true, 120, 10 * MS, FL_TG_STOCK, 0, 4),
+		upd_t(30 * MS, 0, 0, 125, 120, true, 125, 10 * MS, FL_TG_STOCK, 0, 4),
+	};
+	struct run x;
+
+	run(&x, pol, 3, ev, 4);
+	is_u64(fig(&x, 0)->attempts, 4, "fixed:16: 4 attempts");
+	is_u64(fig(&x, 0)->writes, 2, "fixed:16: writes at 0 and 20 ms");
+	is_u64(fig(&x, 0)->switches, 1, "fixed:16: one writer switch (CPU 0 -> 1)");
+	is_u64(fig(&x, 0)->err.max_abs, 10, "fixed:16: |E| max 10");
+	is_dbl(fa_err_mean_abs(&fig(&x, 0)->err), 10.0 / 3.0,
+	       "fixed:16: |E| time-weighted mean 10 x 10 ms / 30 ms");
+	is_u64(fa_replay_result(x.r, 0)->diverged, 2, "fixed:16: diverged at 10 and 30 ms");
+	is_u64(fig(&x, 1)->writes, 4, "nonzero: writes every attempt");
+	is_u64(fig(&x, 1)->switches, 2, "nonzero: switches 0 -> 1 -> 0");
+	is_u64(fig(&x, 1)->err.max_abs, 0, "nonzero: no error");
+	is_u64(fig(&x, 2)->writes, 4, "recorded: stock's 4 writes");
+	is_u64(fa_replay_result(x.r, 2)->diverged, 0, "recorded: every decision as recorded");
+	is_dbl(fa_err_mean_abs(&fig(&x, 2)->err),
+	       fa_err_mean_abs(&fa_engine_total(x.e)->err), "recorded: the engine's mean |E|");
+	done(&x);
+}
+
+/*
+ * ratelimit measures time on the kernel's sched_clock, which here runs
+ * ahead of the trace clock.  Recorded under ratelimit:1000 (1 ms):
+ *   r1 trace 1.0 ms, never published: writes; sched clock S1.
+ *   r2 trace 1.6 ms (0.6 ms later), since_ns 1.2 ms: writes (>= 1 ms).
+ *   r3 trace 2.0 ms, since_ns 1.0 ms after r2: writes.
+ * The rebuilt clock: S2 = S1 + 1.2 ms, S3 = S2 + 1.0 ms = S1 + 2.2 ms.
+ *  ratelimit:1000  as recorded: 3 writes (the trace clock's 0.6 ms
+ *                  would refuse r2).
+ *  ratelimit:1500  r2: 1.2 ms < 1.5: no; r3: S3 - S1 = 2.2 ms: writes: 2.
+ *  ratelimit:2500  r2: 1.2, r3: 2.2 ms, both < 2.5: 1 write.
+ */
+static void test_ratelimit_clock(void)
+{
+	const struct fl_tg_policy pol[] = {
+		{ FL_TG_RATELIMIT, 1000 }, { FL_TG_RATELIMIT, 1500 },
+		{ FL_TG_RATELIMIT, 2500 },
+	};
+	struct fa_event ev[] = {
+		upd_t(1000000, 0, 0, 100, 0, true, 100, FL_SINCE_NEVER, FL_TG_RATELIMIT, 1000, 4),
+		upd_t(1600000, 0, 0, 200, 100, true, 200, 1200000, FL_TG_RATELIMIT, 1000, 4),
+		upd_t(2000000, 0, 0, 300, 200, true, 300, 1000000, FL_TG_RATELIMIT, 1000, 4),
+	};
+	struct run x;
+
+	run(&x, pol, 3, ev, 3);
+	is_u64(fig(&x, 0)->writes, 3, "ratelimit:1000: the recorded 3 writes (sched clock, not trace clock)");
+	is_u64(fa_replay_result(x.r, 0)->diverged, 0, "ratelimit:1000: no decision differs");
+	is_u64(fig(&x, 1)->writes, 2, "ratelimit:1500: writes at r1 and r3 (2.2 ms after r1)");
+	is_u64(fig(&x, 2)->writes, 1, "ratelimit:2500: writes at r1 only");
+	done(&x);
+}
+
+/*
+ * budget:50 at nr_cpus 2 publishes when |delta| * 200 > tg_load_avg * 50.
+ * Two cfs_rqs, recorded under stock (every record writes):
+ *   r1 cfs0 0 -> 100, tg_load_avg after 100: before 0: budget writes.
+ *   r2 cfs1 0 -> 100, after 200: before 100: 100*200 > 100*50: writes.
+ *   r3 cfs0 100 -> 140, after 240: before 200: 40*200 = 8000 > 10000? no.
+ *   r4 cfs1 100 -> 160, after 300: recorded before 240, but under budget
+ *      cfs0 still holds 100, not 140: tg->load_avg 200:
+ *      60*200 = 12000 > 200*50 = 10000: writes (with the recorded 240,
+ *      12000 > 12000 would not).
+ * budget:50: 3 writes, diverged 1 (r3).
+ */
+static void test_budget_tg_load(void)
+{
+	const struct fl_tg_policy pol[] = { { FL_TG_BUDGET, 50 } };
+	struct fa_event ev[] = {
+		upd_t(1 * MS, 0, 0, 100, 0, true, 100, FL_SINCE_NEVER, FL_TG_STOCK, 0, 2),
+		upd_t(2 * MS, 1, 1, 100, 0, true, 200, FL_SINCE_NEVER, FL_TG_STOCK, 0, 2),
+		upd_t(3 * MS, 0, 0, 140, 100, true, 240, 2 * MS, FL_TG_STOCK, 0, 2),
+		upd_t(4 * MS, 1, 1, 160, 100, true, 300, 2 * MS, FL_TG_STOCK, 0, 2),
+	};
+	struct run x;
+
+	run(&x, pol, 1, ev, 4);
+	is_u64(fig(&x, 0)->writes, 3, "budget:50: writes r1, r2, r4 (replayed tg->load_avg 200 at r4)");
+	is_u64(fa_replay_result(x.r, 0)->diverged, 1, "budget:50: only r3 differs from stock");
+	/* E after r4: cfs0 100 - 140 = -40, cfs1 0: |E| max 40 */
+	is_u64(fig(&x, 0)->err.max_abs, 40, "budget:50: |E| max 40 (cfs0 held back)");
+	done(&x);
+}
+
+int main(void)
+{
+	test_fixed_and_switches();
+	test_ratelimit_clock();
+	test_budget_tg_load();
+	return tap_done();
+}

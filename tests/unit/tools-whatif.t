@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# fairlab whatif (ASan+UBSan build) on the real recordings of tests/data:
+#  - exact on its own policy: replayed as recorded ("recorded": each record
+#    under its own policy and argument), every decision is the recorded one
+#    and the figures are fairlab report's, to the last printed digit;
+#  - analyzer-policies.dat holds records of every tg policy, so that holds
+#    for each of them; analyzer-numa.dat adds NUMA nodes and idlest records;
+#  - the command line: --policy, --sweep, --cost, formats, usage errors.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tools/test/tap.sh"
+need_built
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+out=$tmp/out err=$tmp/err
+
+# the figures compared, as the JSON outputs print them (%.12g)
+keys="attempts_n writes_n switches_n xnode_switches_n err_max_load err_mean_load err_p99_load err_rel_mean_pct writes_per_s diverged_n"
+# after ANCHOR: "key value" for each of $keys, its first occurrence after
+# the line holding ANCHOR (the writers print one member per line)
+after() {
+	awk -v anchor="$1" -v keys="$keys" '
+		BEGIN { n = split(keys, k, " "); for (i = 1; i <= n; i++) want[k[i]] = 1 }
+		index($0, anchor) { on = 1; next }
+		on && match($0, /"[a-z_0-9]+": /) {
+			key = substr($0, RSTART + 1, RLENGTH - 4)
+			if (key in want && !(key in got)) {
+				v = substr($0, RSTART + RLENGTH); sub(/,$/, "", v); got[key] = v
+			}
+		}
+		END { for (i = 1; i <= n; i++) if (k[i] in got) print k[i], got[k[i]] }'
+}
+figures_report() { "$FAIRLAB" report --json "$1" 2>/dev/null | after '"total": {'; }
+figures_whatif() { "$FAIRLAB" whatif --json --rel --policy="$2" "$1" 2>/dev/null | after '"policies": ['; }
+
+ref=$DATA/analyzer-numa.dat
+for f in "$ref" "$DATA/analyzer-policies.dat"; do
+	name=$(basename "$f")
+	if [ ! -s "$f" ]; then
+		not_ok "$name present (tests/data/regenerate.sh)"
+		continue
+	fi
+	figures_report "$f" >"$tmp/rep"
+	figures_whatif "$f" recorded >"$tmp/wi"
+	check "$name: replayed as recorded, no decision differs" grep -qx "diverged_n 0" "$tmp/wi"
+	if [ "$(wc -l <"$tmp/rep")" = 9 ] && grep -v diverged "$tmp/wi" | cmp -s - "$tmp/rep"; then
+		ok "$name: replayed figures = fairlab report's ($(tr '\n' ' ' <"$tmp/rep"))"
+	else
+		not_ok "$name: replayed figures differ from fairlab report's"
+		diff "$tmp/rep" "$tmp/wi" | sed 's/^/#   /'
+	fi
+done
+
+# without --rel, the same figures but the relative error (null)
+"$FAIRLAB" whatif --json --policy=recorded "$ref" 2>/dev/null | after '"policies": [' >"$tmp/norel"
+figures_whatif "$ref" recorded | grep -v err_rel_mean_pct >"$tmp/rel"
+check "without --rel: the same figures, relative error null" \
+	eval 'grep -qx "err_rel_mean_pct null" "$tmp/norel" && grep -v err_rel_mean_pct "$tmp/norel" | cmp -s - "$tmp/rel"'
+
+# every policy really is in analyzer-policies.dat, with its decisions
+pol=$DATA/analyzer-policies.dat
+if [ -s "$pol" ]; then
+	"$FAIRLAB" report --csv --table=tg_policies "$pol" 2>/dev/null >"$tmp/tp"
+	for p in stock force nonzero relative:8 turner1 turner2 fixed:16 log2:8 ratelimit:1000 budget:5; do
+		n=$(awk -F, -v p="$p" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			$(c["segment"]) != "all" && $(c["tg_policy"]) == p { n += $(c["attempts_n"]) }
+			END { print n + 0 }' "$tmp/tp")
+		check "analyzer-policies.dat: $p decided ${n:-0} attempts, replayed exactly above" \
+			test "${n:-0}" -gt 0
+	done
+fi
+
+# ---- the default run: 50 policies, a frontier -----------------------------
+"$FAIRLAB" whatif --json "$ref" >"$out" 2>"$err"; s=$?
+check "default: exit 0, no sanitizer report" eval 'test $s = 0 && ! grep -qE "$SAN_REPORT" "$err"'
+n=$(grep -c '"policy": ' "$out")
+check "default: 50 policies ($n)" test "$n" = 50
+# the frontier from the CSV: exactly the replayed policies no other dominates
+"$FAIRLAB" whatif --csv "$ref" 2>/dev/null | awk -F, '
+	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$(c["policy"]) != "recorded" { n++; p[n] = $(c["policy"]); w[n] = $(c["writes_n"]) + 0
+		e[n] = $(c["err_mean_load"]) + 0; f[n] = $(c["frontier"]) }
+	END {
+		for (i = 1; i <= n; i++) {
+			dom = 0
+			for (j = 1; j <= n; j++)
+				if (j != i && w[j] <= w[i] && e[j] <= e[i] && (w[j] < w[i] || e[j] < e[i])) dom = 1
+			if (dom == (f[i] == "*")) print "wrong:", p[i]
+			front += !dom
+		}
+		if (!front) print "empty frontier"
+	}' >"$tmp/dom"
+check "frontier = the replayed policies no other dominates" test ! -s "$tmp/dom"
+"$FAIRLAB" whatif --csv --policy=stock,recorded --sweep=relative:4..16x2 "$ref" >"$out" 2>"$err"; s=$?
+check "--csv: header and 5 rows (stock, recorded, relative:4, 8, 16)" \
+	eval 'test $s = 0 && head -1 "$out" | grep -q "^file,policy,attempts_n" && test $(wc -l <"$out") = 6'
+"$FAIRLAB" whatif --policy=stock --sweep=fixed:0..64*32 "$ref" >"$out" 2>&1; s=$?
+check "--sweep with *STEP: fixed:0, 32, 64" \
+	eval 'test $s = 0 && grep -q " fixed:0 " "$out" && grep -q " fixed:32 " "$out" && grep -q " fixed:64 " "$out"'
+if command -v gnuplot >/dev/null; then
+	"$FAIRLAB" whatif --policy=all -o "$tmp/plot" "$ref" >"$out" 2>"$err"; s=$?
+	check "-o DIR: whatif.png and whatif.svg" eval 'test $s = 0 -a -s "$tmp/plot/whatif.png" -a -s "$tmp/plot/whatif.svg"'
+fi
+
+# ---- usage errors exit 2 ---------------------------------------------------
+for args in "" "--policy=stok $ref" "--policy=relative:0 $ref" "--sweep=relative:0..8 $ref" \
+	"--sweep=stock:1..2 $ref" "--sweep=fixed:8..4 $ref" "--sweep=fixed:1..8x1 $ref" \
+	"--sweep=fixed:1..8*0 $ref" "--sweep=fixed:1..2y $ref" "--cost=money $ref" \
+	"--json --csv $ref" "$ref $ref" "--no-such $ref"; do
+	run_fl "$out" "$err" whatif $args; s=$?
+	check "whatif $args: exit 2 with a message" eval 'test $s = 2 -a -s "$err"'
+done
+run_fl "$out" "$err" whatif --help; s=$?
+check "whatif --help: exit 0, examples and units" \
+	eval 'test $s = 0 && grep -q "^examples:" "$out" && grep -q "(load" "$out"'
+run_fl "$out" "$err" whatif "$tmp/none.dat"; s=$?
+check "whatif of a missing file: exit 1" test $s = 1
+tap_end

@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `fairlab whatif FILE`: one recording replayed under every policy asked
+ * (analysis/fa_replay.h), in one pass; the report's figures per policy,
+ * the Pareto frontier, and optionally its plot.
+ */
+#include <errno.h>
+#include <math.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "gnuplot.h"
+#include "metrics.h"
+#include "whatif.h"
+
+static void help(FILE *f)
+{
+	int i;
+
+	fputs(
+"usage: fairlab whatif [options] FILE\n"
+"\n"
+"Replays the recording FILE under other tg->load_avg policies: each cfs_rq's\n"
+"recorded load sequence is decided again by module/policy/ (the code the\n"
+"kernel runs) under every policy asked, all in one pass over the file, and\n"
+"prints per policy the figures `fairlab report` gives, and the Pareto frontier.\n"
+"\n"
+"At every recorded update attempt the recorded load is the input; the policy\n"
+"decides on load - its own replayed contrib; a write sets that contrib to load\n"
+"and executes on the record's CPU.  Policy inputs: site and nr_cpus from the\n"
+"record; tg->load_avg (budget) as recorded, corrected by the replayed contribs;\n"
+"the time since the last publish (ratelimit) on the kernel's sched_clock,\n"
+"rebuilt from the recorded since_ns.  Replayed under the policy it was recorded\n"
+"with, a recording gives back its recorded decisions and figures exactly.\n"
+"A replay cannot see feedback: under another policy, a different tg->load_avg\n"
+"would change group weights, and so the recorded loads themselves.\n"
+"\n"
+"columns (units in parentheses; JSON/CSV keys end with the unit):\n"
+"  attempts, writes       tg_update attempts, and those that would publish\n"
+"  write%                 writes per attempt\n"
+"  switches, xnode        writer switches (cacheline transfers of tg->load_avg),\n"
+"                         across NUMA nodes\n"
+"  |E| max, mean, p99     accumulated error tg->load_avg - sum(load), load units;\n"
+"                         mean and p99 time-weighted per group (as report)\n"
+"  rel.mean               |E| / sum(load), time-weighted (with --rel only)\n"
+"  diverged               attempts decided otherwise than recorded\n"
+"  front                  * on the Pareto frontier: no other policy has both a\n"
+"                         lower or equal cost (--cost) and mean |E|, one lower\n"
+"\n"
+"options:\n"
+"  --policy=LIST    comma-separated: stock, force, nonzero, relative[:N],\n"
+"                   turner1, turner2, fixed[:T], log2[:B], ratelimit[:US],\n"
+"                   budget[:E] (as the kernel's tg_policy parameter), recorded\n"
+"                   (each record's own policy: the exactness check), all (every\n"
+"                   policy at its default argument)\n"
+"  --sweep=NAME:FROM..TO[*STEP|xFACTOR]\n"
+"                   NAME's argument from FROM to TO, adding STEP or multiplying\n"
+"                   by FACTOR (default x2); repeatable\n"
+"                   Without --policy or --sweep: recorded, all, and the sweeps\n",
+	      f);
+	for (i = 0; fl_whatif_default_sweeps[i]; i++)
+		fprintf(f, "                   %s\n", fl_whatif_default_sweeps[i]);
+	fputs(
+"                   (50 policies)\n"
+"  --rel            also the relative error |E|/sum(load) (rel.mean; a division\n"
+"                   per change of E and policy: about 40% more time per policy)\n"
+"  --cost=KIND      what the frontier minimises besides mean |E|: writes\n"
+"                   (default), switches (modeled cacheline transfers), xnode\n"
+"  -o, --output=DIR also plot: DIR/whatif.png/.svg, mean |E| against the cost,\n"
+"                   every policy a point, the frontier a line (data whatif.tsv,\n"
+"                   script whatif.gp stay in DIR)\n"
+"  --gnuplot=PROG   the gnuplot program (default gnuplot)\n"
+"  --json           one JSON document: file, recorded, policies[], frontier[]\n"
+"  --csv            the policies table, one row each\n"
+"  -h, --help       this text\n"
+"\n"
+"examples:\n"
+"  fairlab whatif stock.dat\n"
+"  fairlab whatif --policy=recorded,stock,budget:5 --sweep=relative:4..64x2 run.dat\n"
+"  fairlab whatif --sweep=fixed:0..256*32 --cost=switches -o plots/ run.dat\n"
+"  fairlab whatif --json stock.dat | jq '.frontier'\n"
+"\n"
+"Exit status: 0 success, 1 an unreadable file or a failed tool, 2 a bad command line.\n",
+	      f);
+}
+
+static const struct fl_col cols[] = {
+	{ "policy", "policy", FL_STR, 0, 16 },
+	{ "attempts_n", "attempts(n)", FL_U64, 0, 0 },
+	{ "writes_n", "writes(n)", FL_U64, 0, 0 },
+	{ "write_pct", "write(%)", FL_DBL, 2, 0 },
+	{ "writes_per_s", "writes(1/s)", FL_DBL, 1, 0 },
+	{ "switches_n", "switches(n)", FL_U64, 0, 0 },
+	{ "switches_per_s", "switches(1/s)", FL_DBL, 1, 0 },
+	{ "xnode_switches_n", "xnode(n)", FL_U64, 0, 0 },
+	{ "err_max_load", "|E|max(load)", FL_U64, 0, 0 },
+	{ "err_mean_load", "|E|mean(load)", FL_DBL, 2, 0 },
+	{ "err_p99_load", "|E|p99(load)", FL_U64, 0, 0 },
+	{ "err_rel_mean_pct", "rel.mean(%)", FL_DBL, 3, 0 },
+	{ "diverged_n", "diverged(n)", FL_U64, 0, 0 },
+	{ "frontier", "front", FL_STR, 0, 5 },
+};
+static const struct fl_table table =
+	FL_TABLE("policies", "Replayed policies (figures as fairlab report's)", cols);
+
+static void row(struct fl_emit *em, const struct fl_whatif *w, u32 i)
+{
+	const struct fa_replay_result *x = fa_replay_result(w->r, i);
+	const struct fa_segment *f = &x->fig;
+	struct fl_val v[FL_NCOLS(cols)];
+	char name[48];
+	int k = 0;
+
+	v[k++] = fl_v_str(fl_whatif_label(&x->policy, name, sizeof(name)));
+	v[k++] = fl_v_u64(f->attempts);
+	v[k++] = fl_v_u64(f->writes);
+	v[k++] = fl_v_dbl(fl_pct(f->writes, f->attempts));
+	v[k++] = fl_v_dbl(fa_segment_rate(f, f->writes));
+	v[k++] = fl_v_u64(f->switches);
+	v[k++] = fl_v_dbl(fa_segment_rate(f, f->switches));
+	v[k++] = fl_v_u64(f->xnode);
+	v[k++] = fl_v_u64(f->err.max_abs);
+	v[k++] = fl_v_dbl(fa_err_mean_abs(&f->err));
+	v[k++] = fl_v_u64(fa_err_p_abs(&f->err, 0.99));
+	v[k++] = fl_v_dbl(w->rel ? 100.0 * fa_err_mean_rel(&f->err) : NAN);
+	v[k++] = fl_v_u64(x->diverged);
+	v[k++] = fl_v_str(w->front[i] ? "*" : (em->fmt == FL_FMT_TEXT ? "" : NULL));
+	if (em->fmt == FL_FMT_JSON)	/* a boolean there, not a mark */
+		v[k - 1] = fl_v_str(w->front[i] ? "yes" : "no");
+	fl_table_row(em, v);
+}
+
+/* The recording's own policy, as the engine labelled the whole trace. */
+static const char *recorded_label(const struct fa_engine *e, char *buf, size_t n)
+{
+	const struct fa_segment *t = fa_engine_total(e);
+
+	if (t->tg_policy_known)
+		return fa_tg_policy_label(&t->tg_policy, buf, n);
+	snprintf(buf, n, "%s", t->tg_policy_mixed ? "several policies" : "unknown");
+	return buf;
+}
+
+static void print_text(const struct fl_whatif *w, const char *path,
+		       enum fl_whatif_cost cost, const u32 *fr, u32 nfr)
+{
+	const struct fa_segment *t = fa_engine_total(w->e);
+	struct fl_emit em = { .fmt = FL_FMT_TEXT, .f = stdout, .t = &table };
+	u32 n = fa_replay_count(w->r), i;
+	char name[48];
+
+	printf("fairlab whatif: %s\n", path);
+	printf("   recorded under %s: %llu tg_update attempts, %.3f s; %u policies replayed\n",
+	       recorded_label(w->e, name, sizeof(name)), (unsigned long long)t->attempts,
+	       fa_segment_seconds(t), n);
+	for (i = 0; i < n; i++) {
+		const struct fa_replay_result *x = fa_replay_result(w->r, i);
+
+		if (x->policy.id == FA_REPLAY_RECORDED)
+			printf("   replayed as recorded: %llu of %llu decisions as recorded%s\n",
+			       (unsigned long long)(x->fig.attempts - x->diverged),
+			       (unsigned long long)x->fig.attempts,
+			       x->diverged ? " (NOT exact: records missing, or policy.c differs)" :
+					     " (exact)");
+	}
+	fl_table_begin(&em);
+	for (i = 0; i < n; i++)
+		row(&em, w, i);
+	fl_table_end(&em);
+	printf("\n   Pareto frontier, %s against time-weighted mean |E|, by increasing %s:\n  ",
+	       fl_whatif_cost_name(cost), fl_whatif_cost_name(cost));
+	for (i = 0; i < nfr; i++)
+		printf(" %s", fl_whatif_label(&fa_replay_result(w->r, fr[i])->policy,
+					       name, sizeof(name)));
+	printf("\n");
+}
+
+static void print_json(const struct fl_whatif *w, const char *path,
+		       enum fl_whatif_cost cost, const u32 *fr, u32 nfr)
+{
+	const struct fa_segment *t = fa_engine_total(w->e);
+	struct fl_json j;
+	struct fl_emit em = { .fmt = FL_FMT_JSON, .f = stdout, .json = &j, .t = &table };
+	u32 n = fa_replay_count(w->r), i;
+	char name[48];
+
+	fl_json_init(&j, stdout);
+	fl_json_obj(&j, NULL);
+	fl_json_str(&j, "file", path);
+	fl_json_obj(&j, "recorded");
+	fl_json_str(&j, "tg_policy", recorded_label(w->e, name, sizeof(name)));
+	fl_json_u64(&j, "attempts_n", t->attempts);
+	fl_json_u64(&j, "writes_n", t->writes);
+	fl_json_dbl(&j, "duration_s", fa_segment_seconds(t));
+	fl_json_end(&j, '}');
+	fl_json_str(&j, "cost", fl_whatif_cost_name(cost));
+	fl_table_begin(&em);
+	for (i = 0; i < n; i++)
+		row(&em, w, i);
+	fl_table_end(&em);
+	fl_json_arr(&j, "frontier");
+	for (i = 0; i < nfr; i++)
+		fl_json_str(&j, NULL, fl_whatif_label(&fa_replay_result(w->r, fr[i])->policy,
+						       name, sizeof(name)));
+	fl_json_end(&j, ']');
+	fl_json_end(&j, '}');
+}
+
+/* DIR/whatif.tsv and whatif.gp, then gnuplot. */
+static int plot(const struct fl_whatif *w, const char *dir, const char *prog,
+		enum fl_whatif_cost cost, const char *path)
+{
+	u32 n = fa_replay_count(w->r), i;
+	const char *cn = fl_whatif_cost_name(cost);
+	char name[48];
+	FILE *f;
+
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		fl_error("%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	f = fl_open_out(dir, "whatif", ".tsv");
+	if (!f)
+		return -1;
+	fprintf(f, "# fairlab whatif %s\n# policy\t%s_pct_of_attempts\terr_mean_load\tfrontier\n",
+		path, cn);
+	for (i = 0; i < n; i++) {
+		const struct fa_replay_result *x = fa_replay_result(w->r, i);
+
+		if (x->policy.id == FA_REPLAY_RECORDED)
+			continue;
+		fprintf(f, "%s\t%.6g\t%.6g\t%d\n", fl_whatif_label(&x->policy, name, sizeof(name)),
+			fl_pct((u64)fl_whatif_cost_of(&x->fig, cost), x->fig.attempts),
+			fa_err_mean_abs(&x->fig.err), w->front[i]);
+	}
+	if (fclose(f)) {
+		fl_error("%s/whatif.tsv: write failed", dir);
+		return -1;
+	}
+	f = fl_open_out(dir, "whatif", ".gp");
+	if (!f)
+		return -1;
+	fprintf(f, "# fairlab whatif: run in this directory\n"
+		"set datafile separator \"\\t\"\nset grid\nset key top right\n");
+	for (i = 0; i < 2; i++)
+		fprintf(f, "set terminal %s\nset output 'whatif.%s'\n"
+			"set title 'replayed policies of one recording: mean |E| against %s' noenhanced\n"
+			"set xlabel '%s per tg\\_update attempt (%%)'\n"
+			"set ylabel 'time-weighted mean |E| per group (load; 0 drawn at 0.01)'\n"
+			"set logscale y\n"
+			"plot 'whatif.tsv' using 2:($3 < 0.01 ? 0.01 : $3) with points pt 7 ps 0.8 title 'replayed policy', \\\n"
+			"     '< awk -F\"\\t\" \"\\$4 == 1\" whatif.tsv | sort -t\"\\t\" -k2,2g' using 2:($3 < 0.01 ? 0.01 : $3) with linespoints lw 2 pt 6 title 'Pareto frontier', \\\n"
+			"     '' using 2:($3 < 0.01 ? 0.01 : $3):1 with labels offset char 1,0.6 left font ',8' noenhanced notitle\n",
+			i ? "svg size 1000,700 noenhanced" : "pngcairo size 1000,700 noenhanced",
+			i ? "svg" : "png", cn, cn);
+	if (fclose(f)) {
+		fl_error("%s/whatif.gp: write failed", dir);
+		return -1;
+	}
+	return fl_run_gnuplot(prog, dir, "whatif.gp");
+}
+
+int cmd_whatif(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "policy", required_argument, NULL, 'p' },
+		{ "sweep", required_argument, NULL, 's' },
+		{ "cost", required_argument, NULL, 'C' },
+		{ "rel", no_argument, NULL, 'r' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "gnuplot", required_argument, NULL, 'g' },
+		FL_COMMON_OPTIONS,
+	};
+	struct fl_policy_list l = { 0 };
+	enum fl_format fmt = FL_FMT_TEXT;
+	enum fl_whatif_cost cost = FL_COST_WRITES;
+	const char *dir = NULL, *prog = "gnuplot", *path;
+	struct fl_whatif w = { 0 };
+	int c, st, ret = FL_EXIT_USAGE;
+	bool oom = false, rel = false;
+	u32 *fr = NULL, nfr, i;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			if (fl_plist_parse(&l, optarg, &oom))
+				goto out;
+			break;
+		case 's':
+			if (fl_plist_sweep(&l, optarg, &oom))
+				goto out;
+			break;
+		case 'C':
+			if (!strcmp(optarg, "writes"))
+				cost = FL_COST_WRITES;
+			else if (!strcmp(optarg, "switches"))
+				cost = FL_COST_SWITCHES;
+			else if (!strcmp(optarg, "xnode"))
+				cost = FL_COST_XNODE;
+			else {
+				fl_error("--cost: '%s' is not writes, switches or xnode", optarg);
+				goto out;
+			}
+			break;
+		case 'o':
+			dir = optarg;
+			break;
+		case 'r':
+			rel = true;
+			break;
+		case 'g':
+			prog = optarg;
+			break;
+		default:
+			st = fl_common_option(c, &fmt, help, "whatif");
+			if (st != FL_OPT_NEXT) {
+				ret = st;
+				goto out;
+			}
+			break;
+		}
+	}
+	if (optind != argc - 1) {
+		fl_error(optind == argc ? "whatif: no FILE given (see fairlab whatif --help)" :
+			 "whatif: one FILE at a time");
+		goto out;
+	}
+	path = argv[optind];
+	if (!l.n && fl_plist_default(&l, &oom))
+		goto out;
+	ret = FL_EXIT_FAIL;
+	fr = calloc(l.n, sizeof(*fr));
+	if (!fr) {
+		fl_error("out of memory");
+		goto out;
+	}
+	if (fl_whatif_run(&w, path, &l, cost, rel))
+		goto out;
+	nfr = fl_whatif_frontier_order(&w, cost, fr);
+	if (fmt == FL_FMT_TEXT) {
+		print_text(&w, path, cost, fr, nfr);
+	} else if (fmt == FL_FMT_JSON) {
+		print_json(&w, path, cost, fr, nfr);
+	} else {
+		struct fl_emit em = { .fmt = FL_FMT_CSV, .f = stdout, .t = &table,
+				      .nlead = 1, .csv_header = true,
+				      .lead_keys = (const char *const[]){ "file" },
+				      .lead_vals = (const char *const[]){ path } };
+
+		fl_table_begin(&em);
+		for (i = 0; i < fa_replay_count(w.r); i++)
+			row(&em, &w, i);
+		fl_table_end(&em);
+	}
+	if (dir && plot(&w, dir, prog, cost, path))
+		goto out;
+	if (dir && fmt == FL_FMT_TEXT)
+		printf("wrote %s/whatif.png, %s/whatif.svg\n", dir, dir);
+	ret = fflush(stdout) ? FL_EXIT_FAIL : FL_EXIT_OK;
+	if (ret)
+		fl_error("writing the output failed");
+out:
+	if (oom)
+		ret = FL_EXIT_FAIL;
+	fl_whatif_free(&w);
+	fl_plist_free(&l);
+	free(fr);
+	return ret;
+}

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A recording replayed under many policies, and its Pareto frontier
+ * (see whatif.h).
+ */
+#include <stdlib.h>
+
+#include "analyze.h"
+#include "cli.h"
+#include "whatif.h"
+
+double fl_whatif_cost_of(const struct fa_segment *f, enum fl_whatif_cost cost)
+{
+	switch (cost) {
+	case FL_COST_SWITCHES:
+		return (double)f->switches;
+	case FL_COST_XNODE:
+		return (double)f->xnode;
+	case FL_COST_WRITES:
+		break;
+	}
+	return (double)f->writes;
+}
+
+const char *fl_whatif_cost_name(enum fl_whatif_cost cost)
+{
+	switch (cost) {
+	case FL_COST_SWITCHES:
+		return "switches";
+	case FL_COST_XNODE:
+		return "xnode";
+	case FL_COST_WRITES:
+		break;
+	}
+	return "writes";
+}
+
+static bool is_recorded(const struct fa_replay_result *x)
+{
+	return x->policy.id == FA_REPLAY_RECORDED;
+}
+
+/* No other replayed policy has both a lower or equal cost and error, one lower. */
+static void mark_frontier(struct fl_whatif *w, enum fl_whatif_cost cost)
+{
+	u32 n = fa_replay_count(w->r), i, j;
+
+	for (i = 0; i < n; i++) {
+		const struct fa_replay_result *a = fa_replay_result(w->r, i);
+		double ca = fl_whatif_cost_of(&a->fig, cost);
+		double ea = fa_err_mean_abs(&a->fig.err);
+
+		w->front[i] = !is_recorded(a);
+		for (j = 0; j < n && w->front[i]; j++) {
+			const struct fa_replay_result *b = fa_replay_result(w->r, j);
+			double cb = fl_whatif_cost_of(&b->fig, cost);
+			double eb = fa_err_mean_abs(&b->fig.err);
+
+			if (j != i && !is_recorded(b) && cb <= ca && eb <= ea &&
+			    (cb < ca || eb < ea))
+				w->front[i] = false;
+		}
+	}
+}
+
+int fl_whatif_run(struct fl_whatif *w, const char *path,
+		  const struct fl_policy_list *l, enum fl_whatif_cost cost, bool rel)
+{
+	struct fa_engine_cfg cfg = { 0 };
+
+	w->e = NULL;
+	w->rel = rel;
+	w->front = calloc(l->n ? l->n : 1, sizeof(*w->front));
+	w->r = fa_replay_new(l->p, l->n, rel);
+	cfg.replay = w->r;
+	if (w->r && w->front)
+		w->e = fa_engine_new(&cfg);
+	if (!w->e) {
+		fl_error("out of memory");
+		return -1;
+	}
+	if (fl_analyze(path, w->e))
+		return -1;
+	mark_frontier(w, cost);
+	return 0;
+}
+
+void fl_whatif_free(struct fl_whatif *w)
+{
+	fa_engine_free(w->e);
+	fa_replay_free(w->r);
+	free(w->front);
+	w->e = NULL;
+	w->r = NULL;
+	w->front = NULL;
+}
+
+static const struct fl_whatif *sort_w;
+static enum fl_whatif_cost sort_cost;
+
+static int by_cost(const void *a, const void *b)
+{
+	const struct fa_replay_result *x = fa_replay_result(sort_w->r, *(const u32 *)a);
+	const struct fa_replay_result *y = fa_replay_result(sort_w->r, *(const u32 *)b);
+	double cx = fl_whatif_cost_of(&x->fig, sort_cost);
+	double cy = fl_whatif_cost_of(&y->fig, sort_cost);
+
+	if (cx != cy)
+		return cx < cy ? -1 : 1;
+	return *(const u32 *)a < *(const u32 *)b ? -1 : 1;
+}
+
+u32 fl_whatif_frontier_order(const struct fl_whatif *w, enum fl_whatif_cost cost,
+			     u32 *idx)
+{
+	u32 n = fa_replay_count(w->r), i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (w->front[i])
+			idx[k++] = i;
+	sort_w = w;
+	sort_cost = cost;
+	qsort(idx, k, sizeof(*idx), by_cost);
+	return k;
+}

@@ -114,6 +114,9 @@ static int __init fl_init(void)
 	ret = sysfs_create_group(fl_kobj, &fl_stats_group);
 	if (ret)
 		goto err_kobj;
+	ret = fl_audit_init(fl_kobj);
+	if (ret)
+		goto err_kobj;
 
 	ret = klp_enable_patch(&fl_klp_patch);
 	if (ret)
@@ -136,7 +139,6 @@ static void __exit fl_exit(void)
 	/* klp guarantees no task runs the replacements any more. */
 	fairlab_trace_set_describe(NULL);
 	kobject_put(fl_kobj);
-	fl_audit_exit();
 	fl_pubtime_exit();
 	fl_stats_exit();
 }

@@ -28,7 +28,7 @@ void fl_tg_update_slow(struct cfs_rq *cfs_rq, unsigned int site,
 	struct fl_tg_input in;
 	unsigned long load, contrib;
 	bool traced, timed, written;
-	u64 now = 0, *last = NULL;
+	u64 now = 0, *last = NULL, id = 0;
 	int cpu;
 
 	load = cfs_rq->avg.load_avg;
@@ -49,7 +49,8 @@ void fl_tg_update_slow(struct cfs_rq *cfs_rq, unsigned int site,
 	if (timed) {
 		/* 6.7's rate limit reads sched_clock_cpu() too. */
 		now = sched_clock_cpu(cpu);
-		last = fl_pubtime_find(cfs_rq, cpu, true);
+		id = fl_tg_id(tg);
+		last = fl_pubtime_find(id, cpu, true);
 		/* 0 = never published; a clock behind the stamp is 0 ns since */
 		if (*last)
 			in.since_ns = now > *last ? now - *last : 0;
@@ -65,7 +66,7 @@ void fl_tg_update_slow(struct cfs_rq *cfs_rq, unsigned int site,
 	fl_stats_tg(site, st->pol.id, written);
 
 	if (traced)
-		trace_tg_update(fl_tg_id(tg), cpu, load, contrib, in.delta,
+		trace_tg_update(id, cpu, load, contrib, in.delta,
 				written,
 				in.tg_load_avg + (written ? in.delta : 0),
 				in.since_ns, site, st->pol.id, st->pol.arg,
@@ -78,7 +79,7 @@ static void fl_resync_one(struct task_group *tg, int cpu, u64 now,
 {
 	struct cfs_rq *cfs_rq = tg->cfs_rq[cpu];
 	unsigned long load, contrib;
-	u64 *last;
+	u64 *last, id;
 	long delta;
 
 	load = cfs_rq->avg.load_avg;
@@ -89,11 +90,12 @@ static void fl_resync_one(struct task_group *tg, int cpu, u64 now,
 	atomic_long_add(delta, &tg->load_avg);
 	cfs_rq->tg_load_avg_contrib = load;
 	/* a publish like any other: ratelimit counts from it */
-	last = fl_pubtime_find(cfs_rq, cpu, true);
+	id = fl_tg_id(tg);
+	last = fl_pubtime_find(id, cpu, true);
 	*last = now ? now : 1;
 	fl_stats_tg(FL_SITE_RESYNC, pol->id, true);
 	if (trace_tg_update_enabled())
-		trace_tg_update(fl_tg_id(tg), cpu, load, contrib, delta, true,
+		trace_tg_update(id, cpu, load, contrib, delta, true,
 				atomic_long_read(&tg->load_avg),
 				FL_SINCE_NEVER, FL_SITE_RESYNC, pol->id,
 				pol->arg, fl_nr_cpus);

@@ -38,6 +38,8 @@ void fl_params_set_live(bool live);	/* switches take effect live */
 
 /* main.c: num_present_cpus() at load, the policies' nr_cpus input. */
 extern u32 fl_nr_cpus;
+/* main.c: the patch was in force and is not any more (unpatched, replaced). */
+bool fl_patch_gone(void);
 
 /* tg_update.c */
 void fl_resync_all(void);	/* publish what policies held back */

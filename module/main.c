@@ -29,11 +29,23 @@ u32 fl_nr_cpus __read_mostly;	/* set by fl_params_init() */
 #define FL_MAX_FUNCS 16
 static struct klp_func fl_klp_funcs[FL_MAX_FUNCS + 1];
 static struct kobject *fl_kobj;
+static bool fl_enabled_seen;	/* klp_enable_patch() succeeded */
+static bool fl_unpatched;	/* post_unpatch ran */
 
-/* Patched: switches are live, the recording gets the initial state. */
-static void fl_post_patch(struct klp_object *obj)
+/*
+ * Patching starts (under klp_mutex, before any function is replaced):
+ * switches are live from here on, also during the transition, since a
+ * resync is right whichever code a task runs.
+ */
+static int fl_pre_patch(struct klp_object *obj)
 {
 	fl_params_set_live(true);
+	return 0;
+}
+
+/* Patched: the recording gets the initial state. */
+static void fl_post_patch(struct klp_object *obj)
+{
 	fl_describe();
 	fl_audit_emit();
 }
@@ -44,6 +56,7 @@ static void fl_post_patch(struct klp_object *obj)
  */
 static void fl_post_unpatch(struct klp_object *obj)
 {
+	WRITE_ONCE(fl_unpatched, true);
 	fl_params_set_live(false);
 	fl_resync_all();
 	fl_audit_emit();
@@ -54,6 +67,7 @@ static struct klp_object fl_klp_objs[] = {
 		/* name NULL: vmlinux */
 		.funcs = fl_klp_funcs,
 		.callbacks = {
+			.pre_patch = fl_pre_patch,
 			.post_patch = fl_post_patch,
 			.post_unpatch = fl_post_unpatch,
 		},
@@ -64,6 +78,18 @@ static struct klp_patch fl_klp_patch = {
 	.mod = THIS_MODULE,
 	.objs = fl_klp_objs,
 };
+
+/*
+ * The patch is no longer in force: unpatched, being unpatched (klp clears
+ * enabled when the unpatch transition starts), or replaced by another
+ * livepatch with atomic replace (klp clears enabled and runs none of our
+ * callbacks).
+ */
+bool fl_patch_gone(void)
+{
+	return READ_ONCE(fl_unpatched) ||
+	       (READ_ONCE(fl_enabled_seen) && !READ_ONCE(fl_klp_patch.enabled));
+}
 
 static int fl_fill_klp_funcs(void)
 {
@@ -121,6 +147,7 @@ static int __init fl_init(void)
 	ret = klp_enable_patch(&fl_klp_patch);
 	if (ret)
 		goto err_kobj;
+	WRITE_ONCE(fl_enabled_seen, true);
 	/* from now on, tracing that starts gets the groups and CPUs named */
 	fairlab_trace_set_describe(fl_describe);
 	return 0;

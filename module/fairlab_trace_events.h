@@ -146,25 +146,33 @@ TRACE_EVENT(policy_switch,
 /*
  * Names a task group: id -> parent id, depth, and its cgroup name.  Every
  * group is named when tracing of this event starts, at patch time, and on
- * request (/sys/kernel/fairlab/describe).
+ * request (/sys/kernel/fairlab/describe).  A name too long for one
+ * ring-buffer event is cut, ending in "...", with truncated = 1 and the
+ * full length in full_len (bytes, without the NUL).
  */
 TRACE_EVENT_FN(tg_info,
-	TP_PROTO(u64 tg, u64 parent, u32 level, const char *name),
-	TP_ARGS(tg, parent, level, name),
+	TP_PROTO(u64 tg, u64 parent, u32 level, const char *name,
+		 bool truncated, u32 full_len),
+	TP_ARGS(tg, parent, level, name, truncated, full_len),
 	TP_STRUCT__entry(
 		__field(u64, tg)
 		__field(u64, parent)
 		__field(u32, level)
+		__field(u32, full_len)
+		__field(u8, truncated)
 		__string(name, name)
 	),
 	TP_fast_assign(
 		__entry->tg = tg;
 		__entry->parent = parent;
 		__entry->level = level;
+		__entry->full_len = full_len;
+		__entry->truncated = truncated;
 		__assign_str(name, name);
 	),
-	TP_printk("tg=%llx parent=%llx level=%u name=%s", __entry->tg,
-		  __entry->parent, __entry->level, __get_str(name)),
+	TP_printk("tg=%llx parent=%llx level=%u name=%s truncated=%u full_len=%u",
+		  __entry->tg, __entry->parent, __entry->level,
+		  __get_str(name), __entry->truncated, __entry->full_len),
 	fl_trace_describe_reg, fl_trace_describe_unreg
 );
 

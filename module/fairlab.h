@@ -38,6 +38,11 @@ void fl_params_set_live(bool live);	/* switches take effect live */
 
 /* main.c: num_present_cpus() at load, the policies' nr_cpus input. */
 extern u32 fl_nr_cpus;
+/* klp_others.c: -EBUSY if another livepatch replaces one of ours. */
+struct klp_patch;
+extern struct list_head *fl_klp_patches;
+int fl_klp_check_others(struct klp_patch *self);
+
 /* main.c: the patch was in force and is not any more (unpatched, replaced). */
 bool fl_patch_gone(void);
 

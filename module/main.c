@@ -22,12 +22,14 @@
 #include <linux/module.h>
 #include "port.h"
 #include "fairlab.h"
+#include "fairlab_klp.h"
 #include "fairlab_trace_events.h"
 
 u32 fl_nr_cpus __read_mostly;	/* set by fl_params_init() */
 
 #define FL_MAX_FUNCS 16
 static struct klp_func fl_klp_funcs[FL_MAX_FUNCS + 1];
+static struct klp_patch fl_klp_patch;
 static struct kobject *fl_kobj;
 static bool fl_enabled_seen;	/* klp_enable_patch() succeeded */
 static bool fl_unpatched;	/* post_unpatch ran */
@@ -39,8 +41,11 @@ static bool fl_unpatched;	/* post_unpatch ran */
  */
 static int fl_pre_patch(struct klp_object *obj)
 {
-	fl_params_set_live(true);
-	return 0;
+	int ret = fl_klp_check_others(&fl_klp_patch);
+
+	if (!ret)
+		fl_params_set_live(true);
+	return ret;
 }
 
 /* Patched: the recording gets the initial state. */
@@ -54,13 +59,35 @@ static void fl_post_patch(struct klp_object *obj)
  * Unpatched: the kernel's own update_tg_load_avg() runs again; publish
  * what the policy held back so that it inherits an exact tg->load_avg.
  */
-static void fl_post_unpatch(struct klp_object *obj)
+static void fl_unpatched_publish(void)
 {
 	WRITE_ONCE(fl_unpatched, true);
 	fl_params_set_live(false);
 	fl_resync_all();
 	fl_audit_emit();
 }
+
+static void fl_post_unpatch(struct klp_object *obj)
+{
+	fl_unpatched_publish();
+}
+
+/*
+ * A livepatch with atomic replace runs none of our callbacks: klp refuses
+ * it unless it declares this state, whose data lets it publish what we
+ * held back (fairlab_klp.h).
+ */
+static struct fairlab_klp_handover fl_handover = {
+	.publish = fl_unpatched_publish,
+};
+
+static struct klp_state fl_klp_states[] = {
+	{
+		.id = FAIRLAB_KLP_STATE_ID,
+		.version = FAIRLAB_KLP_STATE_VERSION,
+		.data = &fl_handover,
+	}, { }
+};
 
 static struct klp_object fl_klp_objs[] = {
 	{
@@ -77,6 +104,7 @@ static struct klp_object fl_klp_objs[] = {
 static struct klp_patch fl_klp_patch = {
 	.mod = THIS_MODULE,
 	.objs = fl_klp_objs,
+	.states = fl_klp_states,
 };
 
 /*

@@ -59,12 +59,10 @@ void fl_resync_all(void);	/* publish what policies held back */
 #define FL_RESYNC_GROUPS_PER_HOLD	64
 #define FL_AUDIT_CFS_RQS_PER_HOLD	256
 enum { FL_HOLD_RESYNC, FL_HOLD_AUDIT, FL_NR_HOLDS };
-extern const char *const fl_hold_names[FL_NR_HOLDS];
 void fl_rq_lock_all(unsigned long *flags);
 void fl_rq_unlock_all(unsigned long flags);
 void fl_hold_account(unsigned int kind, unsigned int groups, u64 ns);
-void fl_hold_get(unsigned int kind, u64 *holds, u64 *groups, u64 *max_groups,
-		 u64 *max_ns);
+int fl_hold_show(unsigned int kind, char *buf, int at);
 
 /* pubtime.c: per-cfs_rq last publish time, keyed by cfs_rq pointer. */
 int fl_pubtime_init(void);

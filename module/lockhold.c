@@ -12,18 +12,19 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/spinlock.h>
+#include <linux/sysfs.h>
 #include <linux/ktime.h>
 #include "port.h"
 #include "fairlab.h"
 
 struct fl_hold_stat {
-	u64 holds, groups;
+	u64 holds, groups, ns;
 	u64 max_groups, max_ns;
 };
 
 static DEFINE_SPINLOCK(fl_hold_lock);
 static struct fl_hold_stat fl_holds[FL_NR_HOLDS];
-const char *const fl_hold_names[FL_NR_HOLDS] = { "resync", "audit" };
+static const char *const fl_hold_names[FL_NR_HOLDS] = { "resync", "audit" };
 
 /*
  * Every CPU's rq lock, in CPU order (as double_rq_lock() orders two), with
@@ -60,20 +61,31 @@ void fl_hold_account(unsigned int kind, unsigned int groups, u64 ns)
 	spin_lock_irqsave(&fl_hold_lock, flags);
 	s->holds++;
 	s->groups += groups;
+	s->ns += ns;
 	s->max_groups = max_t(u64, s->max_groups, groups);
 	s->max_ns = max(s->max_ns, ns);
 	spin_unlock_irqrestore(&fl_hold_lock, flags);
 }
 
-void fl_hold_get(unsigned int kind, u64 *holds, u64 *groups, u64 *max_groups,
-		 u64 *max_ns)
+/*
+ * The lines of @kind for /sys/kernel/fairlab/stats ("kind name a b"):
+ *   lockhold NAME holds groups        lock holds, groups read in them
+ *   lockhold_max NAME groups ns       the largest hold: groups, ns irqs off
+ *   lockhold_ns NAME total_ns 0       time with irqs off, all holds
+ */
+int fl_hold_show(unsigned int kind, char *buf, int at)
 {
+	struct fl_hold_stat s;
 	unsigned long flags;
+	const char *name = fl_hold_names[kind];
 
 	spin_lock_irqsave(&fl_hold_lock, flags);
-	*holds = fl_holds[kind].holds;
-	*groups = fl_holds[kind].groups;
-	*max_groups = fl_holds[kind].max_groups;
-	*max_ns = fl_holds[kind].max_ns;
+	s = fl_holds[kind];
 	spin_unlock_irqrestore(&fl_hold_lock, flags);
+	at += sysfs_emit_at(buf, at, "lockhold %s %llu %llu\n", name, s.holds,
+			    s.groups);
+	at += sysfs_emit_at(buf, at, "lockhold_max %s %llu %llu\n", name,
+			    s.max_groups, s.max_ns);
+	at += sysfs_emit_at(buf, at, "lockhold_ns %s %llu 0\n", name, s.ns);
+	return at;
 }

@@ -82,16 +82,8 @@ static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
 				   s->idlest_decisions[i][1]);
 	n += sysfs_emit_at(buf, n, "pubtime_evictions - %llu 0\n",
 			   s->pubtime_evictions);
-	/* lock holds of resync and audit: count, groups; largest, ns irqs off */
-	for (i = 0; i < FL_NR_HOLDS; i++) {
-		u64 holds, groups, max_groups, max_ns;
-
-		fl_hold_get(i, &holds, &groups, &max_groups, &max_ns);
-		n += sysfs_emit_at(buf, n, "lockhold %s %llu %llu\n",
-				   fl_hold_names[i], holds, groups);
-		n += sysfs_emit_at(buf, n, "lockhold_max %s %llu %llu\n",
-				   fl_hold_names[i], max_groups, max_ns);
-	}
+	for (i = 0; i < FL_NR_HOLDS; i++)	/* resync, audit lock holds */
+		n = fl_hold_show(i, buf, n);
 	kfree(s);
 	return n;
 }

@@ -32,7 +32,9 @@ static const char *const fl_hold_names[FL_NR_HOLDS] = { "resync", "audit" };
  * group's tg->load_avg and all its cfs_rqs' contribs are read consistently.
  * Each rq's own __lock is taken, as sched_core_lock() does for SMT
  * siblings, so that this also excludes every rq-lock holder when core
- * scheduling makes siblings share one lock.
+ * scheduling makes siblings share one lock.  No lockdep nesting
+ * annotation: the ported builds have no lockdep, and its 8 subclasses
+ * could not name one lock per CPU anyway.
  */
 void fl_rq_lock_all(unsigned long *flags)
 {

@@ -28,16 +28,23 @@ load_mod fairlab_trace || exit 1
 tg_autogroup_on
 tg_tree
 
-# --- 5a. a switch during the patch transition (load keeps it open ~1 s)
-# enabled turns 1 once the pre-patch callback ran and functions are patched
+# --- 5a. a switch during the patch transition
+# enabled turns 1 once the pre-patch callback ran and functions are patched;
+# the transition may last only tens of ms, so once the patch's directory
+# exists the poll uses builtins only (no fork per try); it gives up when
+# the patch is enabled and the transition already over
 E=$FL_LIVEPATCH/fairlab/enabled
 cat >/tmp/tw.sh <<EOS
-end=\$(( \$(date +%s) + 60 ))
-while [ "\$(cat $T $E 2>/dev/null)" != "1
-1" ] && [ \$(date +%s) -lt \$end ]; do :; done
-b=\$(cat $T 2>/dev/null)
+i=0
+while [ ! -e $E ] && [ \$i -lt 1200 ]; do sleep 0.05; i=\$((i + 1)); done
+i=0; t=; e=
+while [ "\$t\$e" != 11 ] && [ "\$t\$e" != 01 ] && [ \$i -lt 500000 ]; do
+	{ read -r t <$T; read -r e <$E; } 2>/dev/null
+	i=\$((i + 1))
+done
 echo relative:16 > $TGP; rc=\$?
-echo "\$b \$rc \$(cat $T 2>/dev/null)" > /tmp/tw.out
+{ read -r a <$T; } 2>/dev/null
+echo "\$t \$rc \$a" > /tmp/tw.out
 EOS
 tg_load 40	# insmod alone takes ~15 s here
 sleep 1

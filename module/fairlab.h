@@ -38,9 +38,31 @@ void fl_params_set_live(bool live);	/* switches take effect live */
 
 /* main.c: num_present_cpus() at load, the policies' nr_cpus input. */
 extern u32 fl_nr_cpus;
+/* klp_others.c: -EBUSY if another livepatch replaces one of ours. */
+struct klp_patch;
+extern struct list_head *fl_klp_patches;
+int fl_klp_check_others(struct klp_patch *self);
+
+/* main.c: the patch was in force and is not any more (unpatched, replaced). */
+bool fl_patch_gone(void);
 
 /* tg_update.c */
 void fl_resync_all(void);	/* publish what policies held back */
+
+/*
+ * lockhold.c: work under rq locks in bounded batches.  A resync holds one
+ * CPU's rq lock for at most FL_RESYNC_GROUPS_PER_HOLD groups; an audit
+ * holds every rq lock for at most FL_AUDIT_CFS_RQS_PER_HOLD cfs_rqs (that
+ * many / nr_cpu_ids groups, at least one).  Figures: README, "Bounded
+ * work with interrupts off".
+ */
+#define FL_RESYNC_GROUPS_PER_HOLD	64
+#define FL_AUDIT_CFS_RQS_PER_HOLD	256
+enum { FL_HOLD_RESYNC, FL_HOLD_AUDIT, FL_NR_HOLDS };
+void fl_rq_lock_all(unsigned long *flags);
+void fl_rq_unlock_all(unsigned long flags);
+void fl_hold_account(unsigned int kind, unsigned int groups, u64 ns);
+int fl_hold_show(unsigned int kind, char *buf, int at);
 
 /* pubtime.c: per-cfs_rq last publish time, keyed by cfs_rq pointer. */
 int fl_pubtime_init(void);
@@ -79,8 +101,13 @@ extern const struct attribute_group fl_stats_group;
 /* audit.c */
 u64 fl_tg_id(struct task_group *tg);
 int fl_audit_emit(void);
-void fl_audit_exit(void);
-extern struct bin_attribute fl_audit_attr;
+int fl_audit_init(struct kobject *dir);	/* the audit file, in @dir */
+struct kernfs_node;
+struct kernfs_ops;
+extern struct kernfs_node *(*fl_kernfs_create_file)(struct kernfs_node *parent,
+	const char *name, umode_t mode, kuid_t uid, kgid_t gid, loff_t size,
+	const struct kernfs_ops *ops, void *priv, const void *ns,
+	struct lock_class_key *key);
 extern struct kobj_attribute fl_audit_trigger_attr;
 
 /* topology.c: tg_info and cpu_topology records (describe). */

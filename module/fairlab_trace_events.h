@@ -146,25 +146,33 @@ TRACE_EVENT(policy_switch,
 /*
  * Names a task group: id -> parent id, depth, and its cgroup name.  Every
  * group is named when tracing of this event starts, at patch time, and on
- * request (/sys/kernel/fairlab/describe).
+ * request (/sys/kernel/fairlab/describe).  A name too long for one
+ * ring-buffer event is cut, ending in "...", with truncated = 1 and the
+ * full length in full_len (bytes, without the NUL).
  */
 TRACE_EVENT_FN(tg_info,
-	TP_PROTO(u64 tg, u64 parent, u32 level, const char *name),
-	TP_ARGS(tg, parent, level, name),
+	TP_PROTO(u64 tg, u64 parent, u32 level, const char *name,
+		 bool truncated, u32 full_len),
+	TP_ARGS(tg, parent, level, name, truncated, full_len),
 	TP_STRUCT__entry(
 		__field(u64, tg)
 		__field(u64, parent)
 		__field(u32, level)
+		__field(u32, full_len)
+		__field(u8, truncated)
 		__string(name, name)
 	),
 	TP_fast_assign(
 		__entry->tg = tg;
 		__entry->parent = parent;
 		__entry->level = level;
+		__entry->full_len = full_len;
+		__entry->truncated = truncated;
 		__assign_str(name, name);
 	),
-	TP_printk("tg=%llu parent=%llu level=%u name=%s", __entry->tg,
-		  __entry->parent, __entry->level, __get_str(name)),
+	TP_printk("tg=%llu parent=%llu level=%u name=%s truncated=%u full_len=%u",
+		  __entry->tg, __entry->parent, __entry->level,
+		  __get_str(name), __entry->truncated, __entry->full_len),
 	fl_trace_describe_reg, fl_trace_describe_unreg
 );
 
@@ -188,19 +196,25 @@ TRACE_EVENT_FN(cpu_topology,
 );
 
 /*
- * One task group in a consistent snapshot (all CPUs stopped): the
- * published tg->load_avg against the sums over its per-CPU cfs_rqs.
+ * One task group in a consistent snapshot (every CPU's rq lock held): the
+ * published tg->load_avg against the sums over its per-CPU cfs_rqs.  An
+ * audit (one seq) reads its groups in batches, each batch under one hold
+ * of the locks; snap_ns is the time of that hold (ktime_get_mono_fast_ns(),
+ * the clock of "trace-cmd record -C mono"), so the group's tg_update
+ * records with a smaller timestamp are in the snapshot and those with a
+ * larger one are not, whenever the record itself was written.
  */
 TRACE_EVENT(tg_audit,
 	TP_PROTO(u64 seq, u64 tg, s64 tg_load_avg, s64 sum_contrib,
-		 u64 sum_load),
-	TP_ARGS(seq, tg, tg_load_avg, sum_contrib, sum_load),
+		 u64 sum_load, u64 snap_ns),
+	TP_ARGS(seq, tg, tg_load_avg, sum_contrib, sum_load, snap_ns),
 	TP_STRUCT__entry(
 		__field(u64, seq)		/* snapshot number */
 		__field(u64, tg)
 		__field(s64, tg_load_avg)
 		__field(s64, sum_contrib)	/* sum of tg_load_avg_contrib */
 		__field(u64, sum_load)		/* sum of cfs_rq avg.load_avg */
+		__field(u64, snap_ns)		/* snapshot time, mono clock */
 	),
 	TP_fast_assign(
 		__entry->seq = seq;
@@ -208,10 +222,11 @@ TRACE_EVENT(tg_audit,
 		__entry->tg_load_avg = tg_load_avg;
 		__entry->sum_contrib = sum_contrib;
 		__entry->sum_load = sum_load;
+		__entry->snap_ns = snap_ns;
 	),
-	TP_printk("seq=%llu tg=%llu tg_load_avg=%lld sum_contrib=%lld sum_load=%llu",
+	TP_printk("seq=%llu tg=%llu tg_load_avg=%lld sum_contrib=%lld sum_load=%llu snap_ns=%llu",
 		  __entry->seq, __entry->tg, __entry->tg_load_avg,
-		  __entry->sum_contrib, __entry->sum_load)
+		  __entry->sum_contrib, __entry->sum_load, __entry->snap_ns)
 );
 
 #endif /* _FAIRLAB_TRACE_EVENTS_H */

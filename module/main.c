@@ -22,18 +22,35 @@
 #include <linux/module.h>
 #include "port.h"
 #include "fairlab.h"
+#include "fairlab_klp.h"
 #include "fairlab_trace_events.h"
 
 u32 fl_nr_cpus __read_mostly;	/* set by fl_params_init() */
 
 #define FL_MAX_FUNCS 16
 static struct klp_func fl_klp_funcs[FL_MAX_FUNCS + 1];
+static struct klp_patch fl_klp_patch;
 static struct kobject *fl_kobj;
+static bool fl_enabled_seen;	/* klp_enable_patch() succeeded */
+static bool fl_unpatched;	/* post_unpatch ran */
 
-/* Patched: switches are live, the recording gets the initial state. */
+/*
+ * Patching starts (under klp_mutex, before any function is replaced):
+ * switches are live from here on, also during the transition, since a
+ * resync is right whichever code a task runs.
+ */
+static int fl_pre_patch(struct klp_object *obj)
+{
+	int ret = fl_klp_check_others(&fl_klp_patch);
+
+	if (!ret)
+		fl_params_set_live(true);
+	return ret;
+}
+
+/* Patched: the recording gets the initial state. */
 static void fl_post_patch(struct klp_object *obj)
 {
-	fl_params_set_live(true);
 	fl_describe();
 	fl_audit_emit();
 }
@@ -42,18 +59,42 @@ static void fl_post_patch(struct klp_object *obj)
  * Unpatched: the kernel's own update_tg_load_avg() runs again; publish
  * what the policy held back so that it inherits an exact tg->load_avg.
  */
-static void fl_post_unpatch(struct klp_object *obj)
+static void fl_unpatched_publish(void)
 {
+	WRITE_ONCE(fl_unpatched, true);
 	fl_params_set_live(false);
 	fl_resync_all();
 	fl_audit_emit();
 }
+
+static void fl_post_unpatch(struct klp_object *obj)
+{
+	fl_unpatched_publish();
+}
+
+/*
+ * A livepatch with atomic replace runs none of our callbacks: klp refuses
+ * it unless it declares this state, whose data lets it publish what we
+ * held back (fairlab_klp.h).
+ */
+static struct fairlab_klp_handover fl_handover = {
+	.publish = fl_unpatched_publish,
+};
+
+static struct klp_state fl_klp_states[] = {
+	{
+		.id = FAIRLAB_KLP_STATE_ID,
+		.version = FAIRLAB_KLP_STATE_VERSION,
+		.data = &fl_handover,
+	}, { }
+};
 
 static struct klp_object fl_klp_objs[] = {
 	{
 		/* name NULL: vmlinux */
 		.funcs = fl_klp_funcs,
 		.callbacks = {
+			.pre_patch = fl_pre_patch,
 			.post_patch = fl_post_patch,
 			.post_unpatch = fl_post_unpatch,
 		},
@@ -63,7 +104,20 @@ static struct klp_object fl_klp_objs[] = {
 static struct klp_patch fl_klp_patch = {
 	.mod = THIS_MODULE,
 	.objs = fl_klp_objs,
+	.states = fl_klp_states,
 };
+
+/*
+ * The patch is no longer in force: unpatched, being unpatched (klp clears
+ * enabled when the unpatch transition starts), or replaced by another
+ * livepatch with atomic replace (klp clears enabled and runs none of our
+ * callbacks).
+ */
+bool fl_patch_gone(void)
+{
+	return READ_ONCE(fl_unpatched) ||
+	       (READ_ONCE(fl_enabled_seen) && !READ_ONCE(fl_klp_patch.enabled));
+}
 
 static int fl_fill_klp_funcs(void)
 {
@@ -114,10 +168,14 @@ static int __init fl_init(void)
 	ret = sysfs_create_group(fl_kobj, &fl_stats_group);
 	if (ret)
 		goto err_kobj;
+	ret = fl_audit_init(fl_kobj);
+	if (ret)
+		goto err_kobj;
 
 	ret = klp_enable_patch(&fl_klp_patch);
 	if (ret)
 		goto err_kobj;
+	WRITE_ONCE(fl_enabled_seen, true);
 	/* from now on, tracing that starts gets the groups and CPUs named */
 	fairlab_trace_set_describe(fl_describe);
 	return 0;
@@ -136,7 +194,6 @@ static void __exit fl_exit(void)
 	/* klp guarantees no task runs the replacements any more. */
 	fairlab_trace_set_describe(NULL);
 	kobject_put(fl_kobj);
-	fl_audit_exit();
 	fl_pubtime_exit();
 	fl_stats_exit();
 }

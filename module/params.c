@@ -8,8 +8,13 @@
  *
  * A bad value is refused with -EINVAL and one dmesg line; the active
  * policy stays.  Reading back gives the canonical form ("relative:8").
- * Once the patch is live, a switch is traced (policy_switch) and a tg
- * policy switch publishes what the old policy held back (resync).
+ * Once the patch is live (from its pre-patch callback on, so also during
+ * the patch transition), a switch is traced (policy_switch) and a tg
+ * policy switch publishes what the old policy held back (resync).  Once
+ * the patch is no longer in force (disabled, being disabled, or replaced
+ * by another livepatch: fl_patch_gone()), both parameters read "stock",
+ * the kernel's own rule, and writes are refused with -EINVAL and one
+ * dmesg line: a policy written then would never run.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -95,10 +100,20 @@ static void fl_tg_reject(const char *val)
 	       fl_val_len(val), val, list);
 }
 
+/* A write once the patch is gone: refused, said once per write. */
+static int fl_refuse_gone(const char *name)
+{
+	pr_err("%s not changed: the patch is disabled (the kernel's own stock rule is in force); reload fairlab to switch policies\n",
+	       name);
+	return -EINVAL;
+}
+
 static int fl_tg_policy_set(const char *val, const struct kernel_param *kp)
 {
 	struct fl_tg_policy old, new;
 
+	if (fl_patch_gone())
+		return fl_refuse_gone("tg_policy");
 	if (fl_tg_policy_parse(val, &new)) {
 		fl_tg_reject(val);
 		return -EINVAL;
@@ -118,7 +133,11 @@ static int fl_tg_policy_set(const char *val, const struct kernel_param *kp)
 static int fl_tg_policy_show(char *buf, const struct kernel_param *kp)
 {
 	struct fl_tg_policy p = fl_tg_policy_get();
-	int n = fl_tg_policy_format(&p, buf, 64);
+	int n;
+
+	if (fl_patch_gone())
+		p = (struct fl_tg_policy){ .id = FL_TG_STOCK };
+	n = fl_tg_policy_format(&p, buf, 64);
 
 	buf[n++] = '\n';
 	buf[n] = '\0';
@@ -132,6 +151,8 @@ static int fl_idlest_policy_set(const char *val, const struct kernel_param *kp)
 	size_t n = 0;
 	int i;
 
+	if (fl_patch_gone())
+		return fl_refuse_gone("idlest_policy");
 	if (fl_idlest_policy_parse(val, &new)) {
 		for (i = 0; i < FL_IDLEST_NR_POLICIES; i++)
 			n += scnprintf(list + n, sizeof(list) - n, " %s",
@@ -151,7 +172,9 @@ static int fl_idlest_policy_set(const char *val, const struct kernel_param *kp)
 
 static int fl_idlest_policy_show(char *buf, const struct kernel_param *kp)
 {
-	return sysfs_emit(buf, "%s\n", fl_idlest_policy_names[fl_idlest_policy_get()]);
+	u32 i = fl_patch_gone() ? FL_IDLEST_STOCK : fl_idlest_policy_get();
+
+	return sysfs_emit(buf, "%s\n", fl_idlest_policy_names[i]);
 }
 
 static const struct kernel_param_ops fl_tg_policy_ops = {

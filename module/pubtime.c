@@ -3,12 +3,18 @@
  * Per-cfs_rq "last published at" times, kept by the module because 6.1's
  * struct cfs_rq has no last_update_tg_load_avg (added in 6.7).
  *
- * A small open-addressed table per CPU, keyed by the cfs_rq pointer and
- * indexed by the cfs_rq's CPU, so that it is only touched under that CPU's
- * rq lock (which every update_tg_load_avg() caller holds): no locking, no
- * allocation, at most FL_PUBTIME_PROBES probes.  When all probes are taken
- * the oldest entry is evicted (counted in stats: the evicted cfs_rq then
- * looks "never published", which ratelimit treats as allowed).
+ * A small open-addressed table per CPU, indexed by the cfs_rq's CPU, so
+ * that it is only touched under that CPU's rq lock (which every
+ * update_tg_load_avg() caller holds): no locking, no allocation, at most
+ * FL_PUBTIME_PROBES probes.  When all probes are taken the oldest entry is
+ * evicted (counted in stats: the evicted cfs_rq then looks "never
+ * published", which ratelimit treats as allowed).
+ *
+ * Keyed by the group's id (cgroup id, or flagged autogroup id), not by the
+ * cfs_rq pointer: neither id is ever reused, while a freed cfs_rq's memory
+ * is, and a new cfs_rq at an old address would inherit the old stamp (its
+ * first publish delayed under ratelimit).  Entries of dead groups are
+ * never matched again and age out by eviction, oldest first.
  *
  * Chosen over klp shadow variables: klp_shadow_get() takes a global
  * spinlock-protected hash and klp_shadow_get_or_alloc() allocates, neither
@@ -26,7 +32,7 @@
 #define FL_PUBTIME_PROBES	8
 
 struct fl_pubtime_slot {
-	const void *key;
+	u64 key;	/* tg id; 0 = free (the root group is never kept) */
 	u64 ns;
 };
 
@@ -48,10 +54,10 @@ void fl_pubtime_exit(void)
 	fl_pubtime = NULL;
 }
 
-u64 *fl_pubtime_find(const void *key, int cpu, bool create)
+u64 *fl_pubtime_find(u64 key, int cpu, bool create)
 {
 	struct fl_pubtime_table *t = per_cpu_ptr(fl_pubtime, cpu);
-	u32 h = hash_ptr(key, FL_PUBTIME_BITS);
+	u32 h = hash_64(key, FL_PUBTIME_BITS);
 	struct fl_pubtime_slot *victim = NULL, *s;
 	int i;
 

@@ -5,10 +5,10 @@
 #include <linux/types.h>
 
 /*
- * The last-publish time slot of @key (a cfs_rq) in CPU @cpu's table, or
- * NULL when absent and !@create.  A new slot holds 0 (never published).
- * Caller holds @cpu's rq lock.
+ * The last-publish time slot of the cfs_rq of group @tg_id (fl_tg_id(),
+ * never 0) on CPU @cpu, or NULL when absent and !@create.  A new slot
+ * holds 0 (never published).  Caller holds @cpu's rq lock.
  */
-u64 *fl_pubtime_find(const void *key, int cpu, bool create);
+u64 *fl_pubtime_find(u64 tg_id, int cpu, bool create);
 
 #endif /* FAIRLAB_PUBTIME_H */

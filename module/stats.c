@@ -82,6 +82,8 @@ static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
 				   s->idlest_decisions[i][1]);
 	n += sysfs_emit_at(buf, n, "pubtime_evictions - %llu 0\n",
 			   s->pubtime_evictions);
+	for (i = 0; i < FL_NR_HOLDS; i++)	/* resync, audit lock holds */
+		n = fl_hold_show(i, buf, n);
 	kfree(s);
 	return n;
 }
@@ -95,12 +97,6 @@ static struct attribute *fl_stats_attrs[] = {
 	NULL,
 };
 
-static struct bin_attribute *fl_bin_attrs[] = {
-	&fl_audit_attr,
-	NULL,
-};
-
 const struct attribute_group fl_stats_group = {
 	.attrs = fl_stats_attrs,
-	.bin_attrs = fl_bin_attrs,
 };

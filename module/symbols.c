@@ -34,6 +34,8 @@ static const struct fl_symreq fl_syms_core[] = {
 	FL_SYM(fl_vm.task_groups, task_groups),
 	FL_SYM(fl_vm.sd_llc_id, sd_llc_id),
 	{ "balance_push_callback", (void **)&fl_balance_push_callback },
+	FL_SYM(fl_kernfs_create_file, __kernfs_create_file),	/* audit.c */
+	FL_SYM(fl_klp_patches, klp_patches),			/* klp_others.c */
 	{ }
 };
 

@@ -10,6 +10,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/sched/clock.h>
+#include <linux/ktime.h>
 #include "port.h"
 #include "fairlab.h"
 #include "pubtime.h"
@@ -27,7 +28,7 @@ void fl_tg_update_slow(struct cfs_rq *cfs_rq, unsigned int site,
 	struct fl_tg_input in;
 	unsigned long load, contrib;
 	bool traced, timed, written;
-	u64 now = 0, *last = NULL;
+	u64 now = 0, *last = NULL, id = 0;
 	int cpu;
 
 	load = cfs_rq->avg.load_avg;
@@ -48,7 +49,8 @@ void fl_tg_update_slow(struct cfs_rq *cfs_rq, unsigned int site,
 	if (timed) {
 		/* 6.7's rate limit reads sched_clock_cpu() too. */
 		now = sched_clock_cpu(cpu);
-		last = fl_pubtime_find(cfs_rq, cpu, true);
+		id = fl_tg_id(tg);
+		last = fl_pubtime_find(id, cpu, true);
 		/* 0 = never published; a clock behind the stamp is 0 ns since */
 		if (*last)
 			in.since_ns = now > *last ? now - *last : 0;
@@ -64,60 +66,83 @@ void fl_tg_update_slow(struct cfs_rq *cfs_rq, unsigned int site,
 	fl_stats_tg(site, st->pol.id, written);
 
 	if (traced)
-		trace_tg_update(fl_tg_id(tg), cpu, load, contrib, in.delta,
+		trace_tg_update(id, cpu, load, contrib, in.delta,
 				written,
 				in.tg_load_avg + (written ? in.delta : 0),
 				in.since_ns, site, st->pol.id, st->pol.arg,
 				in.nr_cpus);
 }
 
+/* Publish @tg's held-back delta on @cpu; under that CPU's rq lock. */
+static void fl_resync_one(struct task_group *tg, int cpu, u64 now,
+			  const struct fl_tg_policy *pol)
+{
+	struct cfs_rq *cfs_rq = tg->cfs_rq[cpu];
+	unsigned long load, contrib;
+	u64 *last, id;
+	long delta;
+
+	load = cfs_rq->avg.load_avg;
+	contrib = cfs_rq->tg_load_avg_contrib;
+	delta = (long)(load - contrib);
+	if (!delta)
+		return;
+	atomic_long_add(delta, &tg->load_avg);
+	cfs_rq->tg_load_avg_contrib = load;
+	/* a publish like any other: ratelimit counts from it */
+	id = fl_tg_id(tg);
+	last = fl_pubtime_find(id, cpu, true);
+	*last = now ? now : 1;
+	fl_stats_tg(FL_SITE_RESYNC, pol->id, true);
+	if (trace_tg_update_enabled())
+		trace_tg_update(id, cpu, load, contrib, delta, true,
+				atomic_long_read(&tg->load_avg),
+				FL_SINCE_NEVER, FL_SITE_RESYNC, pol->id,
+				pol->arg, fl_nr_cpus);
+}
+
 /*
  * Publish, on every CPU and for every task group, what the previous policy
  * held back, so that a switch or an unpatch leaves tg->load_avg exact
- * (== Σ load), at least as accurate as stock would.  Process context; one
- * rq lock at a time, bounded by nr_cpus x nr_groups.
+ * (== Σ load), at least as accurate as stock would.  Process context; each
+ * CPU's rq lock is held for at most FL_RESYNC_GROUPS_PER_HOLD groups at a
+ * time (lockhold.c), under one RCU read-side section per CPU that keeps
+ * the cursor group valid in between.
  */
 void fl_resync_all(void)
 {
 	struct fl_tg_policy pol = fl_tg_policy_get();
 	struct task_group *tg;
-	struct rq_flags rf;
-	u64 now, *last;
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
 		struct rq *rq = cpu_rq(cpu);
+		unsigned int in_hold = 0;
+		struct rq_flags rf;
+		u64 now = 0, t0 = 0;
 
-		rq_lock_irqsave(rq, &rf);
-		now = sched_clock_cpu(cpu);
 		rcu_read_lock();
 		list_for_each_entry_rcu(tg, fl_vm.task_groups, list) {
-			struct cfs_rq *cfs_rq;
-			unsigned long load, contrib;
-			long delta;
-
 			if (tg == fl_root_task_group || !tg->cfs_rq)
 				continue;
-			cfs_rq = tg->cfs_rq[cpu];
-			load = cfs_rq->avg.load_avg;
-			contrib = cfs_rq->tg_load_avg_contrib;
-			delta = (long)(load - contrib);
-			if (!delta)
-				continue;
-			atomic_long_add(delta, &tg->load_avg);
-			cfs_rq->tg_load_avg_contrib = load;
-			/* a publish like any other: ratelimit counts from it */
-			last = fl_pubtime_find(cfs_rq, cpu, true);
-			*last = now ? now : 1;
-			fl_stats_tg(FL_SITE_RESYNC, pol.id, true);
-			if (trace_tg_update_enabled())
-				trace_tg_update(fl_tg_id(tg), cpu, load, contrib,
-						delta, true,
-						atomic_long_read(&tg->load_avg),
-						FL_SINCE_NEVER, FL_SITE_RESYNC,
-						pol.id, pol.arg, fl_nr_cpus);
+			if (!in_hold) {
+				t0 = ktime_get_mono_fast_ns();
+				rq_lock_irqsave(rq, &rf);
+				now = sched_clock_cpu(cpu);
+			}
+			fl_resync_one(tg, cpu, now, &pol);
+			if (++in_hold == FL_RESYNC_GROUPS_PER_HOLD) {
+				rq_unlock_irqrestore(rq, &rf);
+				fl_hold_account(FL_HOLD_RESYNC, in_hold,
+						ktime_get_mono_fast_ns() - t0);
+				in_hold = 0;
+			}
+		}
+		if (in_hold) {
+			rq_unlock_irqrestore(rq, &rf);
+			fl_hold_account(FL_HOLD_RESYNC, in_hold,
+					ktime_get_mono_fast_ns() - t0);
 		}
 		rcu_read_unlock();
-		rq_unlock_irqrestore(rq, &rf);
 	}
 }

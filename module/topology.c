@@ -15,6 +15,14 @@
 #include "fairlab.h"
 #include "fairlab_trace_events.h"
 
+/*
+ * A trace event must fit one ring-buffer page (4 KB, headers included):
+ * a longer event is dropped without a trace.  Names longer than
+ * FL_TG_NAME_MAX - 1 bytes are cut to FL_TG_NAME_MAX - 4 bytes plus
+ * "...", and the record says so (truncated, full_len).
+ */
+#define FL_TG_NAME_MAX	2048
+
 static DEFINE_MUTEX(fl_describe_lock);	/* guards the path buffer */
 static char fl_path[PATH_MAX];
 
@@ -29,20 +37,35 @@ static u32 fl_tg_level(struct task_group *tg)
 	return level;
 }
 
-static const char *fl_tg_name(struct task_group *tg)
+/*
+ * @tg's name in fl_path, cut to at most FL_TG_NAME_MAX - 1 bytes; returns
+ * its length before the cut (kernfs_path_from_node() itself stops at
+ * PATH_MAX - 1).
+ */
+static size_t fl_tg_name(struct task_group *tg)
 {
+	ssize_t len;
+	int ret;
+
 	if (tg->autogroup) {
-		snprintf(fl_path, sizeof(fl_path), "autogroup-%lu",
-			 tg->autogroup->id);
+		len = snprintf(fl_path, sizeof(fl_path), "autogroup-%lu",
+			       tg->autogroup->id);
 	} else if (tg->css.cgroup && tg->css.cgroup->kn) {
-		if (kernfs_path_from_node(tg->css.cgroup->kn, NULL, fl_path,
-					  sizeof(fl_path)) < 0)
-			strscpy(fl_path, tg->css.cgroup->kn->name,
-				sizeof(fl_path));
+		ret = kernfs_path_from_node(tg->css.cgroup->kn, NULL, fl_path,
+					    sizeof(fl_path));
+		if (ret < 0)
+			len = strscpy(fl_path, tg->css.cgroup->kn->name,
+				      sizeof(fl_path));
+		else
+			len = ret;
 	} else {
-		strscpy(fl_path, "?", sizeof(fl_path));
+		len = strscpy(fl_path, "?", sizeof(fl_path));
 	}
-	return fl_path;
+	if (len < 0)		/* strscpy() cut it at PATH_MAX - 1 */
+		len = strlen(fl_path);
+	if (len >= FL_TG_NAME_MAX)
+		strcpy(fl_path + FL_TG_NAME_MAX - 4, "...");
+	return len;
 }
 
 void fl_describe(void)
@@ -55,10 +78,14 @@ void fl_describe(void)
 		trace_cpu_topology(cpu, cpu_to_node(cpu),
 				   *per_cpu_ptr(fl_vm.sd_llc_id, cpu));
 	rcu_read_lock();
-	list_for_each_entry_rcu(tg, fl_vm.task_groups, list)
+	list_for_each_entry_rcu(tg, fl_vm.task_groups, list) {
+		size_t len = fl_tg_name(tg);
+
 		trace_tg_info(fl_tg_id(tg),
 			      tg->parent ? fl_tg_id(tg->parent) : 0,
-			      fl_tg_level(tg), fl_tg_name(tg));
+			      fl_tg_level(tg), fl_path, len >= FL_TG_NAME_MAX,
+			      min_t(size_t, len, U32_MAX));
+	}
 	rcu_read_unlock();
 	mutex_unlock(&fl_describe_lock);
 }

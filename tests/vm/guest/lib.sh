@@ -239,8 +239,8 @@ unload_mod() {
 # unload_lp NAME: disable_lp + unload_mod
 unload_lp() { disable_lp "$1" && unload_mod "$1"; }
 
-# assert_audit_exact NAME: /sys/kernel/fairlab/audit (a stop_machine
-# snapshot) shows tg->load_avg == sum of contribs for every group, and at
+# assert_audit_exact NAME: /sys/kernel/fairlab/audit (a snapshot, each
+# group read with every rq lock held) shows tg->load_avg == sum of contribs for every group, and at
 # least one group.
 assert_audit_exact() {
 	if ! cat /sys/kernel/fairlab/audit >/tmp/fl-audit.txt 2>/tmp/fl-audit.err; then

@@ -8,8 +8,9 @@
 # sessions = autogroups) runs ~9 s in a 3-level cgroup tree; five audits
 # (audit_emit, recorded as tg_audit) cut it into windows under stock,
 # across a switch to fixed:64 (resync records), under fixed:64 and across
-# a switch to relative:8.  The snapshots are placed in the recording by
-# a kprobe on fl_audit_stopped (the stop_machine callback).  The host
+# a switch to relative:8.  Each group's row of an audit is placed in the
+# recording by its snap_ns (the mono-clock time its batch was read with
+# every rq lock held; record_start records with -C mono).  The host
 # half (tg-complete.host.sh, tests/vm/tg-check) does the check; a lost
 # event fails the run (record_stop and the checker).
 # fairlab-vm: --smp 4 --mem 2048 --timeout 240
@@ -48,13 +49,8 @@ missing=$(awk 'FILENAME == ARGV[1] { a[$1]; next } !($1 in a) { m++ }
 	END { print m + 0 }' /tmp/named.ids /tmp/audit.ids)
 check "trace start: tg_info names the $(wc -l </tmp/audit.ids) audited groups ($missing missing)" \
 	test "$missing" = 0 -a -s /tmp/audit.ids -a -s /tmp/named.ids
-# a kprobe event on the snapshot callback places each snapshot in the
-# recording (not "-p function -l": trace-cmd's teardown of the function
-# tracer hung this TCG guest)
-check "kprobe fl_snap on fl_audit_stopped" \
-	sh -c "echo 'p:fl_snap fl_audit_stopped' >> $FL_TRACING/kprobe_events"
 record_start complete -e fairlab:tg_update -e fairlab:tg_audit \
-	-e fairlab:policy_switch -e fairlab:tg_info -e kprobes:fl_snap || exit 1
+	-e fairlab:policy_switch -e fairlab:tg_info || exit 1
 tg_load $((TG_SECS + 1))
 sleep 0.7
 echo 1 >$FLK/describe
@@ -79,7 +75,6 @@ echo 1 >$FLK/describe
 emit 5
 tg_wait 60
 record_stop complete
-echo '-:fl_snap' >> $FL_TRACING/kprobe_events
 cp $FLK/stats "$FL_OUT/stats.txt"
 assert_audit_exact "audit exact after the recording"
 echo stock >$TGP

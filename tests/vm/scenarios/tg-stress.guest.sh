@@ -6,7 +6,7 @@
 #  1. 500 tg policy switches (each resyncs every cfs_rq), audit exact;
 #  2. TG_CYCLES cycles of load (each with another policy) / switch /
 #     unpatch / unload: the audit (tg->load_avg == sum of contribs, every group,
-#     taken under stop_machine) must be exact after each load (the state
+#     read with every rq lock held) must be exact after each load (the state
 #     the previous unload and the stock kernel left), while patched, and
 #     after each unpatch (module still loaded);
 #  3. while patched: CPUs 1-3 offline and online again, with policy

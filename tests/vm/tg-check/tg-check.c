@@ -11,14 +11,13 @@
  *                       consecutive audits and every group present in the
  *                       second, tg_load_avg(2) - tg_load_avg(1) (0 for a
  *                       group born in between) == sum of the written deltas
- *                       recorded in between, exactly.  Audits are placed
- *                       in time by the function-trace record of
- *                       fl_audit_stopped (the stop_machine callback that
- *                       takes the snapshot: every other CPU spins with
- *                       interrupts off, so no tg_update can straddle it):
- *                       the kprobe event kprobes:fl_snap on its entry
- *                       (p:fl_snap fl_audit_stopped), or a function-trace
- *                       record of it.
+ *                       recorded in between, exactly.  Each group's row
+ *                       is placed in time by its snap_ns (the time its
+ *                       batch was read with every rq lock held: no
+ *                       tg_update can straddle it; the recording must use
+ *                       the mono clock, trace-cmd record -C mono): the
+ *                       group's written records with a timestamp below
+ *                       snap_ns are in that snapshot.
  *   --min-pairs N       at least N audit pairs (default 1)
  *   --rules             every attempt's "written" against the policy rule,
  *                       twice: the kernel's own fl_tg_decide() (policy.c,
@@ -49,8 +48,6 @@
 #include <trace-cmd/trace-cmd.h>
 #include "policy.h"
 
-#define FN_SNAP "fl_audit_stopped"
-
 struct upd {
 	u64 ts, tg, load, contrib, since;
 	s64 delta, tla;
@@ -63,7 +60,7 @@ struct upd {
 struct aud {
 	u64 ts, seq, tg;
 	s64 tla, sum_contrib;
-	u64 sum_load;
+	u64 sum_load, snap;
 };
 
 struct sw {
@@ -90,16 +87,14 @@ struct info {
 static VEC(struct upd) U;
 static VEC(struct aud) A;
 static VEC(struct sw) S;
-static VEC(u64) SNAP;		/* fl_audit_stopped entry times */
 static VEC(struct info) INFO;
-static u64 missed, missed_unknown, fn_other, unsorted;
+static u64 missed, missed_unknown, unsorted;
 static u64 last_ts;
 static int failed;
 
 static struct tep_handle *tep;
-static struct tep_event *ev_upd, *ev_aud, *ev_sw, *ev_info, *ev_fn;
-static struct tep_format_field *f_upd[12], *f_aud[5], *f_sw[5], *f_info[3],
-	*f_fn_ip;
+static struct tep_event *ev_upd, *ev_aud, *ev_sw, *ev_info;
+static struct tep_format_field *f_upd[12], *f_aud[6], *f_sw[5], *f_info[3];
 
 static void ok(const char *fmt, ...)
 {
@@ -162,8 +157,8 @@ static const char *const upd_fields[12] = {
 
 static void setup_events(void)
 {
-	static const char *const aud_fields[5] = {
-		"seq", "tg", "tg_load_avg", "sum_contrib", "sum_load" };
+	static const char *const aud_fields[6] = {
+		"seq", "tg", "tg_load_avg", "sum_contrib", "sum_load", "snap_ns" };
 	static const char *const sw_fields[5] = {
 		"kind", "old_policy", "old_arg", "new_policy", "new_arg" };
 	static const char *const info_fields[3] = { "tg", "parent", "level" };
@@ -173,14 +168,11 @@ static void setup_events(void)
 	ev_aud = tep_find_event_by_name(tep, "fairlab", "tg_audit");
 	ev_sw = tep_find_event_by_name(tep, "fairlab", "policy_switch");
 	ev_info = tep_find_event_by_name(tep, "fairlab", "tg_info");
-	ev_fn = tep_find_event_by_name(tep, "kprobes", "fl_snap");
-	if (!ev_fn)
-		ev_fn = tep_find_event_by_name(tep, "ftrace", "function");
 	if (ev_upd)
 		for (i = 0; i < 12; i++)
 			f_upd[i] = field(ev_upd, upd_fields[i]);
 	if (ev_aud)
-		for (i = 0; i < 5; i++)
+		for (i = 0; i < 6; i++)
 			f_aud[i] = field(ev_aud, aud_fields[i]);
 	if (ev_sw)
 		for (i = 0; i < 5; i++)
@@ -188,8 +180,6 @@ static void setup_events(void)
 	if (ev_info)
 		for (i = 0; i < 3; i++)
 			f_info[i] = field(ev_info, info_fields[i]);
-	if (ev_fn && !strcmp(ev_fn->name, "function"))
-		f_fn_ip = field(ev_fn, "ip");
 }
 
 static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu,
@@ -231,6 +221,7 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu,
 			.tg = num(f_aud[1], r), .tla = (s64)num(f_aud[2], r),
 			.sum_contrib = (s64)num(f_aud[3], r),
 			.sum_load = num(f_aud[4], r),
+			.snap = num(f_aud[5], r),
 		};
 		PUSH(A, a);
 	} else if (ev_sw && id == ev_sw->id) {
@@ -246,14 +237,6 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu,
 		struct info i = { num(f_info[0], r), num(f_info[1], r),
 				  (u32)num(f_info[2], r) };
 		PUSH(INFO, i);
-	} else if (ev_fn && id == ev_fn->id) {
-		const char *fn = f_fn_ip ?
-			tep_find_function(tep, num(f_fn_ip, r)) : NULL;
-
-		if (fn && strcmp(fn, FN_SNAP))
-			fn_other++;
-		else
-			PUSH(SNAP, r->ts);
 	}
 	return 0;
 }
@@ -288,13 +271,6 @@ static int cmp_aud_ts(const void *a, const void *b)
 	return x->ts < y->ts ? -1 : x->ts > y->ts;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static const struct info *find_info(u64 tg)
 {
 	size_t i;
@@ -308,79 +284,95 @@ static const struct info *find_info(u64 tg)
 /* --------------------------------------------------- (a) completeness */
 
 struct audit {
-	u64 seq, t_snap, t_first;
+	u64 seq, t_first, snap_lo, snap_hi;
 	size_t first, n;	/* range in A (sorted by ts, grouped by seq) */
 };
 
-/* open-addressing map tg -> s64 sum, cleared per window */
-struct summap {
-	u64 *key;
-	s64 *val;
-	u64 *cnt;
-	size_t cap;
+/* A written delta, for sums per group over a time window. */
+struct wd {
+	u64 tg, ts;
+	s64 delta;
 };
 
-static void sm_init(struct summap *m, size_t cap)
+static int cmp_wd(const void *a, const void *b)
 {
-	m->cap = cap;
-	m->key = calloc(cap, sizeof(*m->key));
-	m->val = calloc(cap, sizeof(*m->val));
-	m->cnt = calloc(cap, sizeof(*m->cnt));
-	if (!m->key || !m->val || !m->cnt) {
-		perror("calloc");
-		exit(2);
-	}
+	const struct wd *x = a, *y = b;
+
+	if (x->tg != y->tg)
+		return x->tg < y->tg ? -1 : 1;
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
 }
 
-static size_t sm_slot(struct summap *m, u64 tg)
+static int cmp_aud_tg(const void *a, const void *b)
 {
-	size_t i = (size_t)((tg * 0x9E3779B97F4A7C15ULL) >> 20) % m->cap;
+	const struct aud *x = a, *y = b;
 
-	/* key 0 is the root group, never recorded: use tg+1 as key */
-	while (m->key[i] && m->key[i] != tg + 1)
-		i = (i + 1) % m->cap;
-	return i;
+	return x->tg < y->tg ? -1 : x->tg > y->tg;
+}
+
+/* First index in W[lo, hi) of group tg with ts >= t (W sorted by tg, ts). */
+static size_t wd_lower(const struct wd *w, size_t n, u64 tg, u64 t)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (w[mid].tg < tg || (w[mid].tg == tg && w[mid].ts < t))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The row of group tg in audit a (its rows sorted by tg), or NULL. */
+static const struct aud *aud_find(const struct audit *a, u64 tg)
+{
+	struct aud key = { .tg = tg };
+
+	return bsearch(&key, &A.v[a->first], a->n, sizeof(key), cmp_aud_tg);
 }
 
 static void check_complete(unsigned int min_pairs)
 {
 	VEC(struct audit) au = { 0 };
-	struct summap m;
-	size_t i, j, k, pairs = 0, checked = 0, born = 0, auto_n = 0, deep = 0,
+	VEC(struct wd) W = { 0 };
+	size_t i, j, pairs = 0, checked = 0, born = 0, auto_n = 0, deep = 0,
 		vanished = 0, bad = 0, inv_bad = 0, inv_rows = 0;
 	u64 nwritten = 0;
 
-	if (!ev_aud || !ev_fn) {
+	if (!ev_aud || !f_aud[5]) {
 		nok("complete: recording lacks %s", !ev_aud ?
-		    "fairlab:tg_audit" : "kprobes:fl_snap (a kprobe on " FN_SNAP ")");
+		    "fairlab:tg_audit" : "the snap_ns field of fairlab:tg_audit");
 		return;
 	}
 	qsort(A.v, A.n, sizeof(*A.v), cmp_aud_ts);
-	qsort(SNAP.v, SNAP.n, sizeof(*SNAP.v), cmp_u64);
-	/* group audit rows by seq (consecutive in time) */
+	/* group audit rows by seq (consecutive in time), then sort by tg */
 	for (i = 0; i < A.n; i = j) {
-		struct audit a = { A.v[i].seq, 0, A.v[i].ts, i, 0 };
+		struct audit a = { A.v[i].seq, A.v[i].ts, ~0ULL, 0, i, 0 };
 
-		for (j = i; j < A.n && A.v[j].seq == a.seq; j++)
-			;
+		for (j = i; j < A.n && A.v[j].seq == a.seq; j++) {
+			a.snap_lo = A.v[j].snap < a.snap_lo ? A.v[j].snap : a.snap_lo;
+			a.snap_hi = A.v[j].snap > a.snap_hi ? A.v[j].snap : a.snap_hi;
+		}
 		a.n = j - i;
 		PUSH(au, a);
 	}
-	/* each audit's snapshot: the last fl_audit_stopped entry before it */
-	k = 0;
 	for (i = 0; i < au.n; i++) {
-		while (k < SNAP.n && SNAP.v[k] < au.v[i].t_first)
-			k++;
-		if (!k || (i && SNAP.v[k - 1] <= au.v[i - 1].t_first)) {
-			nok("complete: audit seq %" PRIu64 " has no " FN_SNAP
-			    " record of its own before it", au.v[i].seq);
+		if (au.v[i].snap_hi > au.v[i].t_first || !au.v[i].snap_lo) {
+			nok("complete: audit seq %" PRIu64 ": snap_ns %" PRIu64
+			    "..%" PRIu64 " not before its records (%" PRIu64
+			    "): not recorded with -C mono?", au.v[i].seq,
+			    au.v[i].snap_lo, au.v[i].snap_hi, au.v[i].t_first);
 			return;
 		}
-		au.v[i].t_snap = SNAP.v[k - 1];
+		if (i && au.v[i].snap_lo <= au.v[i - 1].snap_hi) {
+			nok("complete: audits %" PRIu64 " and %" PRIu64 " overlap in time",
+			    au.v[i - 1].seq, au.v[i].seq);
+			return;
+		}
 	}
-	if (SNAP.n != au.n)
-		note("%zu snapshots traced, %zu audits emitted (audit file reads?)",
-		     SNAP.n, au.n);
 	/* invariant in every audit */
 	for (i = 0; i < A.n; i++) {
 		inv_rows++;
@@ -395,73 +387,60 @@ static void check_complete(unsigned int min_pairs)
 	else
 		ok("invariant: tg_load_avg == sum_contrib in all %zu rows of %zu audits",
 		   inv_rows, au.n);
+	for (i = 0; i < au.n; i++)
+		qsort(&A.v[au.v[i].first], au.v[i].n, sizeof(*A.v), cmp_aud_tg);
 
-	sm_init(&m, 1 << 16);
-	qsort(U.v, U.n, sizeof(*U.v), cmp_upd_ts);
-	k = 0;
+	for (i = 0; i < U.n; i++)
+		if (U.v[i].written) {
+			struct wd w = { U.v[i].tg, U.v[i].ts, U.v[i].delta };
+
+			PUSH(W, w);
+		}
+	if (W.n)
+		qsort(W.v, W.n, sizeof(*W.v), cmp_wd);
 	for (i = 0; i + 1 < au.n; i++) {
-		struct audit *a1 = &au.v[i], *a2 = &au.v[i + 1];
-		size_t wbad = 0, wchecked = 0, l;
+		const struct audit *a1 = &au.v[i], *a2 = &au.v[i + 1];
+		size_t wbad = 0, wchecked = 0;
 		u64 wn = 0;
 
-		memset(m.key, 0, m.cap * sizeof(*m.key));
-		while (k < U.n && U.v[k].ts < a1->t_snap)
-			k++;
-		for (; k < U.n && U.v[k].ts < a2->t_snap; k++) {
-			size_t s;
-
-			if (!U.v[k].written)
-				continue;
-			s = sm_slot(&m, U.v[k].tg);
-			if (!m.key[s]) {
-				m.key[s] = U.v[k].tg + 1;
-				m.val[s] = 0;
-				m.cnt[s] = 0;
-			}
-			m.val[s] += U.v[k].delta;
-			m.cnt[s]++;
-			wn++;
-		}
 		for (j = a2->first; j < a2->first + a2->n; j++) {
-			const struct aud *r2 = &A.v[j], *r1 = NULL;
+			const struct aud *r2 = &A.v[j], *r1 = aud_find(a1, r2->tg);
 			const struct info *in;
-			size_t s;
-			s64 want, got;
+			size_t lo, hi, l;
+			s64 want, got = 0;
 
-			for (l = a1->first; l < a1->first + a1->n; l++)
-				if (A.v[l].tg == r2->tg) {
-					r1 = &A.v[l];
-					break;
-				}
+			/*
+			 * The group's written deltas between its two snapshots;
+			 * a group missing from the first was born after that
+			 * walk began (groups join task_groups at its head),
+			 * so all of its deltas before the second count.
+			 */
+			lo = r1 ? wd_lower(W.v, W.n, r2->tg, r1->snap) :
+				  wd_lower(W.v, W.n, r2->tg, 0);
+			hi = wd_lower(W.v, W.n, r2->tg, r2->snap);
+			for (l = lo; l < hi; l++)
+				got += W.v[l].delta;
+			wn += hi - lo;
 			want = r2->tla - (r1 ? r1->tla : 0);
-			s = sm_slot(&m, r2->tg);
-			got = m.key[s] ? m.val[s] : 0;
 			wchecked++;
 			born += !r1;
 			auto_n += !!(r2->tg & FL_TG_AUTOGROUP_FLAG);
 			in = find_info(r2->tg);
 			deep += in && in->level >= 3;
-			if (want != got) {
-				if (wbad++ < 5)
-					note("audits %" PRIu64 "->%" PRIu64 " tg %" PRIx64
-					     ": tg_load_avg %" PRId64 " -> %" PRId64
-					     " (%+" PRId64 "), traced written deltas %+" PRId64
-					     " in %" PRIu64 " records%s",
-					     a1->seq, a2->seq, r2->tg,
-					     r1 ? r1->tla : 0, r2->tla, want, got,
-					     m.key[s] ? m.cnt[s] : 0,
-					     r1 ? "" : " (born in between)");
-			}
+			if (want != got && wbad++ < 5)
+				note("audits %" PRIu64 "->%" PRIu64 " tg %" PRIx64
+				     ": tg_load_avg %" PRId64 " -> %" PRId64
+				     " (%+" PRId64 "), traced written deltas %+" PRId64
+				     " in %zu records%s",
+				     a1->seq, a2->seq, r2->tg,
+				     r1 ? r1->tla : 0, r2->tla, want, got,
+				     hi - lo, r1 ? "" : " (born in between)");
 		}
-		for (l = a1->first; l < a1->first + a1->n; l++) {
-			for (j = a2->first; j < a2->first + a2->n; j++)
-				if (A.v[j].tg == A.v[l].tg)
-					break;
-			vanished += j == a2->first + a2->n;
-		}
+		for (j = a1->first; j < a1->first + a1->n; j++)
+			vanished += !aud_find(a2, A.v[j].tg);
 		note("audits %" PRIu64 " -> %" PRIu64 ": %.3f s, %" PRIu64
 		     " written records, %zu groups checked, %zu differ",
-		     a1->seq, a2->seq, (a2->t_snap - a1->t_snap) / 1e9, wn,
+		     a1->seq, a2->seq, (a2->snap_lo - a1->snap_lo) / 1e9, wn,
 		     wchecked, wbad);
 		pairs++;
 		checked += wchecked;
@@ -487,9 +466,7 @@ static void check_complete(unsigned int min_pairs)
 		nok("complete: no autogroup was checked");
 	if (!deep)
 		nok("complete: no group at cgroup level 3 was checked (tg_info recorded?)");
-	free(m.key);
-	free(m.val);
-	free(m.cnt);
+	free(W.v);
 	free(au.v);
 }
 
@@ -1018,10 +995,8 @@ int main(int argc, char **argv)
 		printf("not ok - tg-check: reading %s failed\n", file);
 		return 2;
 	}
-	note("%s: %zu tg_update, %zu tg_audit, %zu policy_switch, %zu tg_info, "
-	     "%zu %s records", file, U.n, A.n, S.n, INFO.n, SNAP.n, FN_SNAP);
-	if (fn_other)
-		note("%" PRIu64 " function records of other functions ignored", fn_other);
+	note("%s: %zu tg_update, %zu tg_audit, %zu policy_switch, %zu tg_info "
+	     "records", file, U.n, A.n, S.n, INFO.n);
 	if (unsorted) {
 		note("%" PRIu64 " records out of time order: sorting", unsorted);
 		qsort(U.v, U.n, sizeof(*U.v), cmp_upd_ts);

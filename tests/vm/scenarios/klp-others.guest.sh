@@ -1,0 +1,95 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Issue 13, item 1: fairlab and other livepatches of its functions.
+#  1. Another livepatch (fl_test_other) already replaces
+#     __sched_group_set_shares, one of fairlab's 13 functions: insmod
+#     fairlab.ko fails (EBUSY), one dmesg line names that patch and the
+#     function, nothing of fairlab is patched, the other patch stays in
+#     force (a cgroup's cpu.weight write still fails, as it makes it).
+#     Then fl_test_other goes and fairlab loads.
+#  2. fairlab is loaded with a policy that holds back (fixed:1048576)
+#     under load; a livepatch with atomic replace that does not declare
+#     fairlab's klp state (fl_test_replace) is refused by klp, and fairlab
+#     stays enabled.
+#  3. One that declares the state and calls its handover from post_patch
+#     (fl_test_handover) takes fairlab's place: fairlab's post_unpatch
+#     never runs, but the handover publishes what fairlab held back
+#     (resync writes counted in stats go up), the parameters then read
+#     stock and refuse writes, the audit is exact, and fairlab unloads.
+# The test livepatches: tests/vm/klp-others/, built by
+# tests/vm/build-refusal-modules.sh (make refusal-modules).
+# fairlab-vm: --smp 2 --timeout 300
+# fairlab-files: build/refusal/fl_test_other.ko build/refusal/fl_test_replace.ko
+# fairlab-files: build/refusal/fl_test_handover.ko tests/vm/tg-check/workload.sh
+. "$FL_LIB"
+. /fairlab/tests/vm/tg-check/workload.sh
+R=/fairlab/build/refusal
+W=$CG/klp/cpu.weight
+resync_writes() {
+	awk '$1 == "site" && $2 == "resync" { print $4 }' $FLK/stats
+}
+
+load_mod fairlab_trace || exit 1
+mkdir -p $CG/klp || die "cgroup klp"
+check "cpu.weight writable before any livepatch" sh -c "echo 200 > $W"
+
+# 1. another livepatch first
+load_lp $R/fl_test_other.ko || exit 1
+expect_fail "fl_test_other in force: cpu.weight write refused" \
+	'Invalid argument' sh -c "echo 300 > $W"
+dmesg_mark
+expect_fail "fairlab refused over fl_test_other" 'Device or resource busy' \
+	insmod $FL_MODDIR/fairlab.ko
+assert_dmesg_has '^.*fairlab: livepatch fl_test_other already replaces __sched_group_set_shares: refusing to load' \
+	"dmesg names the other patch and the function"
+# busybox insmod retries with init_module() after finit_module() fails:
+# one line per attempt, as many as klp's own "failed to enable" lines
+n=$(dmesg_since | grep -c 'fairlab: livepatch .* already replaces')
+assert_eq "one refusal line per load attempt ($n)" \
+	"$(dmesg_since | grep -c "livepatch: failed to enable patch 'fairlab'")" "$n"
+check "nothing of fairlab patched" test ! -e $FL_LIVEPATCH/fairlab
+check "fairlab not loaded" test ! -e /sys/module/fairlab
+expect_fail "fl_test_other still in force" 'Invalid argument' \
+	sh -c "echo 300 > $W"
+unload_lp fl_test_other
+check "cpu.weight writable again" sh -c "echo 300 > $W"
+
+# 2. fairlab first, then an atomic replace without fairlab's state
+tg_autogroup_on
+tg_tree
+load_lp fairlab tg_policy=fixed:1048576 || exit 1
+tg_load 25
+sleep 3
+dmesg_mark
+expect_fail "atomic replace without fairlab's state refused" 'Invalid argument' \
+	insmod $R/fl_test_replace.ko
+assert_dmesg_has 'fl_test_replace.*not compatible with the already installed livepatches' \
+	"klp says the replace is not compatible"
+assert_sysfs $FL_LIVEPATCH/fairlab/enabled 1 "fairlab still enabled"
+check "cpu.weight writable (fairlab's own __sched_group_set_shares)" sh -c "echo 250 > $W"
+
+# 3. an atomic replace that declares the state and calls the handover
+sleep 2
+before=$(resync_writes)
+dmesg_mark
+load_lp $R/fl_test_handover.ko || exit 1
+check "fairlab replaced: no /sys/kernel/livepatch/fairlab" \
+	wait_for 15 eval "[ ! -d $FL_LIVEPATCH/fairlab ]"
+assert_dmesg_has 'fl_test_handover: fairlab state found: publishing' "handover called"
+after=$(resync_writes)
+check "handover published what fairlab held back (resync writes $before -> $after)" \
+	test "$after" -gt "$before"
+expect_fail "fl_test_handover in force" 'Invalid argument' sh -c "echo 300 > $W"
+assert_sysfs $TGP stock "tg_policy reads stock once replaced"
+dmesg_mark
+expect_fail "tg_policy write refused once replaced" 'Invalid argument' \
+	sh -c "echo relative:8 > $TGP"
+assert_eq "one dmesg line for the refused write" 1 \
+	"$(dmesg_since | grep -c 'fairlab: tg_policy not changed: the patch is disabled')"
+tg_wait 60
+assert_audit_exact "audit exact after the replacement"
+unload_mod fairlab
+unload_lp fl_test_handover
+unload_mod fairlab_trace
+assert_taint_ok

@@ -88,15 +88,19 @@ rmdir $CG/h4new
 # --- 3. stale publish stamps: new autogroups, fresh stamps
 base=$(setsid cat /proc/self/autogroup | sed 's/^\/autogroup-\([0-9]*\).*/\1/')
 record_start stamps -e fairlab:tg_update || exit 1
+check "stamps: tg_update enabled for the recording" \
+	wait_for 20 file_is /sys/kernel/tracing/events/fairlab/tg_update/enable 1
 i=0
 while [ $i -lt 400 ]; do setsid /bin/true; i=$((i + 1)); done
 record_stop stamps
 trace-cmd report -i "$FL_OUT/stamps.dat" 2>/dev/null | awk -v base="$base" '
-function hex(s,  i, n) {
-	n = 0
-	for (i = 1; i <= length(s); i++)
-		n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-	return n
+# Group ids are decimal; an autogroup is 1 << 62 (4611686018427387904) plus
+# its id.  awk has doubles, exact only to 2^53: split the 19 digits instead.
+# The last six digits hold 387904 + id for every id below 612096.
+function autogroup_id(s) {
+	if (length(s) != 19 || substr(s, 1, 13) != "4611686018427")
+		return -1
+	return substr(s, 14) - 387904
 }
 /tg_update:/ {
 	tg = ""; cpu = ""; since = ""
@@ -105,9 +109,8 @@ function hex(s,  i, n) {
 		else if ($i ~ /^cfs_cpu=/) cpu = substr($i, 9)
 		else if ($i ~ /^since_ns=/) since = substr($i, 10)
 	}
-	# autogroups: 1 << 62 set, i.e. 16 hex digits starting with 4
-	if (length(tg) != 16 || substr(tg, 1, 1) != "4") next
-	if (hex(substr(tg, 2)) <= base) next
+	id = autogroup_id(tg)
+	if (id < 0 || id <= base) next
 	k = tg " " cpu
 	if (k in seen) next
 	seen[k] = 1; n++
@@ -133,6 +136,10 @@ leaf=$(printf '%050d' 0 | tr 0 l)
 	mkdir "$leaf"
 ) || die "cannot build the deep cgroup path"
 record_start deep -e fairlab:tg_info || exit 1
+# trace-cmd writes its per-CPU files before it enables the event: describe
+# only once tg_info is on, or its records are lost on a loaded host.
+check "deep path: tg_info enabled for the recording" \
+	wait_for 20 file_is /sys/kernel/tracing/events/fairlab/tg_info/enable 1
 echo 1 >$FLK/describe
 sleep 1
 record_stop deep

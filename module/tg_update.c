@@ -9,10 +9,8 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/sched/clock.h>
 #include "port.h"
 #include "fairlab.h"
-#include "pubtime.h"
 #include "fairlab_trace_events.h"
 
 /*
@@ -27,7 +25,7 @@ void fl_tg_update_slow(struct cfs_rq *cfs_rq, unsigned int site,
 	struct fl_tg_input in;
 	unsigned long load, contrib;
 	bool traced, timed, written;
-	u64 now = 0, *last = NULL;
+	u64 now = 0;
 	int cpu;
 
 	load = cfs_rq->avg.load_avg;
@@ -46,20 +44,17 @@ void fl_tg_update_slow(struct cfs_rq *cfs_rq, unsigned int site,
 	if (traced || fl_tg_rule_needs_tg_load(&st->rule))
 		in.tg_load_avg = atomic_long_read(&tg->load_avg);
 	if (timed) {
-		/* 6.7's rate limit reads sched_clock_cpu() too. */
-		now = sched_clock_cpu(cpu);
-		last = fl_pubtime_find(cfs_rq, cpu, true);
-		/* 0 = never published; a clock behind the stamp is 0 ns since */
-		if (*last)
-			in.since_ns = now > *last ? now - *last : 0;
+		/* the clock and publish stamp the port's kernel rate-limits by */
+		now = fl_port_tg_clock(cfs_rq, cpu);
+		in.since_ns = fl_port_tg_since(cfs_rq, cpu, now);
 	}
 
 	written = fl_tg_rule_decide(&st->rule, &in);
 	if (written) {
 		atomic_long_add(in.delta, &tg->load_avg);
 		cfs_rq->tg_load_avg_contrib = load;
-		if (last)
-			*last = now ? now : 1;
+		if (timed)
+			fl_port_tg_stamp(cfs_rq, cpu, now);
 	}
 	fl_stats_tg(site, st->pol.id, written);
 
@@ -82,14 +77,14 @@ void fl_resync_all(void)
 	struct fl_tg_policy pol = fl_tg_policy_get();
 	struct task_group *tg;
 	struct rq_flags rf;
-	u64 now, *last;
+	u64 now;
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
 		struct rq *rq = cpu_rq(cpu);
 
 		rq_lock_irqsave(rq, &rf);
-		now = sched_clock_cpu(cpu);
+		now = fl_port_tg_clock(&rq->cfs, cpu);
 		rcu_read_lock();
 		list_for_each_entry_rcu(tg, fl_vm.task_groups, list) {
 			struct cfs_rq *cfs_rq;
@@ -99,6 +94,9 @@ void fl_resync_all(void)
 			if (tg == fl_root_task_group || !tg->cfs_rq)
 				continue;
 			cfs_rq = tg->cfs_rq[cpu];
+			/* a CPU the kernel does not publish for (tg_hooks.h) */
+			if (fl_port_tg_skip(cfs_rq))
+				continue;
 			load = cfs_rq->avg.load_avg;
 			contrib = cfs_rq->tg_load_avg_contrib;
 			delta = (long)(load - contrib);
@@ -107,8 +105,7 @@ void fl_resync_all(void)
 			atomic_long_add(delta, &tg->load_avg);
 			cfs_rq->tg_load_avg_contrib = load;
 			/* a publish like any other: ratelimit counts from it */
-			last = fl_pubtime_find(cfs_rq, cpu, true);
-			*last = now ? now : 1;
+			fl_port_tg_stamp(cfs_rq, cpu, now);
 			fl_stats_tg(FL_SITE_RESYNC, pol.id, true);
 			if (trace_tg_update_enabled())
 				trace_tg_update(fl_tg_id(tg), cpu, load, contrib,

@@ -95,6 +95,13 @@ static void fl_tg_reject(const char *val)
 	       fl_val_len(val), val, list);
 }
 
+/* stock means the running kernel's rule: its rate limit is the port's. */
+static void fl_tg_policy_localise(struct fl_tg_policy *p)
+{
+	if (p->id == FL_TG_STOCK)
+		p->arg = fl_port_stock_gate_us;
+}
+
 static int fl_tg_policy_set(const char *val, const struct kernel_param *kp)
 {
 	struct fl_tg_policy old, new;
@@ -103,6 +110,7 @@ static int fl_tg_policy_set(const char *val, const struct kernel_param *kp)
 		fl_tg_reject(val);
 		return -EINVAL;
 	}
+	fl_tg_policy_localise(&new);
 	mutex_lock(&fl_switch_lock);
 	old = fl_tg_policy_get();
 	fl_tg_state_set(&new);
@@ -182,6 +190,7 @@ void fl_params_init(void)
 	mutex_lock(&fl_switch_lock);
 	fl_nr_cpus = num_present_cpus();
 	p = fl_tg_policy_get();
+	fl_tg_policy_localise(&p);
 	fl_tg_state_set(&p);
 	mutex_unlock(&fl_switch_lock);
 }

@@ -114,7 +114,7 @@ case $tcg in single|multi) ;; *) die "--tcg must be single or multi, not '$tcg'"
 	die "--numa needs an even --smp >= 2 (one socket per node)"
 [ -f "$vmlinuz" ] || die "$vmlinuz missing (run scripts/deps.sh / make deps)"
 [ -d "$kmods" ] || die "$kmods missing (run scripts/deps.sh / make deps)"
-for t in qemu-system-x86_64 cpio gzip sha256sum ldd timeout tar strip; do
+for t in qemu-system-x86_64 cpio gzip xz sha256sum ldd timeout tar strip; do
 	command -v $t >/dev/null || die "$t not installed"
 done
 
@@ -248,17 +248,25 @@ for d in /usr/lib/x86_64-linux-gnu/traceevent/plugins \
 	/usr/lib/traceevent/plugins /usr/lib/trace-cmd/plugins; do
 	[ -d "$d" ] && add_tree "$d" "$d"
 done
+# The virtio modules the raw disk needs, in load order: those the kernel
+# has built in are skipped (6.12 builds virtio, virtio_ring and virtio_pci
+# in), compressed ones (6.12: .ko.xz) unpacked for busybox's insmod.
+mkdir -p "$gen/etc" "$gen/ko"
+: >"$gen/etc/virtio-modules"
 for m in virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev \
 	virtio_pci virtio_blk; do
-	f=$(find "$kmods" -name "$m.ko" -print -quit)
+	grep -q "/$m\.ko\$" "$kroot/lib/modules/$KREL/modules.builtin" 2>/dev/null && continue
+	f=$(find "$kmods" \( -name "$m.ko" -o -name "$m.ko.xz" \) -print -quit)
 	[ -n "$f" ] || die "$m.ko not found under $kmods"
+	if [ "${f%.xz}" != "$f" ]; then
+		xz -dc "$f" >"$gen/ko/$m.ko" || die "cannot unpack $f"
+		f=$gen/ko/$m.ko
+	fi
 	add "$f" "/lib/modules/$KREL/virtio/$m.ko"
+	echo "$m" >>"$gen/etc/virtio-modules"
 done
-mkdir -p "$gen/etc"
 printf 'root:x:0:0:root:/root:/bin/sh\nfl:x:1000:1000:fairlab:/tmp:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' >"$gen/etc/passwd"
 printf 'root:x:0:\nfl:x:1000:\nnogroup:x:65534:\n' >"$gen/etc/group"
-printf 'virtio_ring\nvirtio\nvirtio_pci_modern_dev\nvirtio_pci_legacy_dev\nvirtio_pci\nvirtio_blk\n' \
-	>"$gen/etc/virtio-modules"
 for f in passwd group virtio-modules; do add "$gen/etc/$f" "/etc/$f"; done
 base=$(pack base "base-v1 $(sha256sum <"$0")")
 

@@ -49,6 +49,12 @@ else
 	[ -n "$rel" ] || rel=$1
 fi
 port=$(fl_port_of "$rel")
+for p in $(fl_ports); do	# a port being written: fetched, no code yet
+	[ -z "$port" ] && [ "$(fl_port_get "$p" KREL)" = "$rel" ] && {
+		echo "fairlab: the port for kernel $rel (module/port/$p/) has no code yet (no port.c); supported builds: $(fl_supported)" >&2
+		exit 1
+	}
+done
 if [ -z "$port" ]; then
 	echo "fairlab: no port for kernel $rel${kdir:+ (headers at $kdir)}; supported builds: $(fl_supported)" >&2
 	exit 1

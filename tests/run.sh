@@ -7,8 +7,9 @@
 #
 # Every VM scenario runs once per supported kernel (a port with a port.c:
 # module/port/*/), named "SCENARIO [PORT]"; a "# fairlab-kernels: 6.12"
-# line restricts a scenario to the ports it names (FAIRLAB_TEST_KERNELS,
-# e.g. "6.1", restricts the whole run).
+# line runs a scenario on the kernels it names instead, written ports or
+# not (such a scenario must not need fairlab.ko); FAIRLAB_TEST_KERNELS
+# (e.g. "6.1") restricts the whole run.
 # A scenario may name its VM shape in a "# fairlab-vm: --smp 4 --numa" line.
 # A test prints "ok - NAME" / "not ok - NAME" lines (TAP-like); each counts.
 # A test that exits non-zero without a "not ok" line counts as one failure,
@@ -116,8 +117,11 @@ if [ "$mode" != unit ]; then
 			[ -e "$f" ] || continue
 			t=$(sed -n 's/^#[[:space:]]*fairlab-vm:.*--timeout[= ]\([0-9]*\).*/\1/p' "$f" | head -n1)
 			only=$(sed -n 's/^#[[:space:]]*fairlab-kernels:[[:space:]]*//p' "$f" | head -n1)
-			for k in $kernels; do
-				[ -z "$only" ] || [[ " $only " == *" $k "* ]] || continue
+			# a scenario naming its kernels runs on each of them that is
+			# fetched (kernel.conf), written port or not: it needs no fairlab.ko
+			for k in ${only:-$kernels}; do
+				[ -f "module/port/$k/kernel.conf" ] || continue
+				[ -z "${FAIRLAB_TEST_KERNELS:-}" ] || [[ " $FAIRLAB_TEST_KERNELS " == *" $k "* ]] || continue
 				echo "${t:-300} $k:$f"
 			done
 		done | sort -s -k1,1nr | cut -d' ' -f2); do

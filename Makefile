@@ -1,81 +1,109 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # fairlab top-level build.
-#   make            modules (module/*.ko) and userspace tools
-#   make deps       install packages, fetch the pinned Debian kernel (idempotent)
-#   make check      unit tests and VM integration tests; ends "N passed, N failed"
-#   make demo       the policy comparison experiment in a QEMU VM
-#   make surface    regenerate module/port/*/surface.txt from Debian's -dbg
+#   make            modules for every supported kernel, and the fairlab tool
+#   make KERNEL=6.12  (or KREL=6.12.117+deb12-amd64) modules for one kernel
+#   make deps       install packages, fetch the pinned Debian kernels (idempotent)
+#   make check      unit tests, and VM integration tests on every kernel;
+#                   ends "N passed, N failed"
+#   make demo       the policy comparison experiment in a QEMU VM (KERNEL=6.1|6.12)
+#   make surface   regenerate module/port/*/surface.txt from Debian's -dbg
 #                   vmlinux (KERNEL=6.12 for one port; fetches ~1 GB each)
 #
-# KDIR defaults to the Debian 6.1.0-57 headers the 6.1 port is written for;
-# `make KDIR=/lib/modules/$(uname -r)/build` builds for a host kernel (the
-# module then refuses to load unless that kernel is the ported one).
+# The supported kernels are the ports, module/port/<port>/kernel.conf.
+# Each kernel's modules are built in build/kmod/<release>/module/.
+# `make KDIR=/lib/modules/$(uname -r)/build modules` builds for the kernel
+# whose headers those are, and stops with one line when it has no port.
 
-KREL      ?= 6.1.0-57-amd64
-KDIR      ?= /usr/src/linux-headers-$(KREL)
 CACHE     ?= $(CURDIR)/.cache
-SCHED_SRC ?= $(CACHE)/src
-DEPS_STAMP = $(CACHE)/deps-6.1.192-3.done
+export CACHE
 
-export KREL CACHE
+# Ports with code (port.c), oldest first; their releases.
+PORTS     := $(shell top=$(CURDIR); . scripts/ports.sh; fl_ready_ports)
+port_krel  = $(shell sed -n 's/^KREL=//p' module/port/$(1)/kernel.conf)
+ALL_KRELS := $(foreach p,$(PORTS),$(call port_krel,$(p)))
 
-.PHONY: all modules userspace deps check check-unit check-vm demo \
+# What to build: KDIR (its kernel), KERNEL (a port), KREL, or every port.
+ifdef KDIR
+KSEL      := auto
+KDIR_OPT  := --kdir $(KDIR)
+else ifdef KERNEL
+KSEL      := $(KERNEL)
+else ifdef KREL
+KSEL      := $(KREL)
+else
+KSEL      := $(ALL_KRELS)
+endif
+# The kernel the demo and benchmarks boot (default: the newest port).
+KERNEL    ?= $(lastword $(PORTS))
+export KERNEL
+
+DEPS_STAMPS = $(foreach p,$(PORTS),$(CACHE)/deps-$(shell sed -n 's/^KPKGVER=//p' module/port/$(p)/kernel.conf).done)
+
+.PHONY: all modules userspace tools-all deps check check-unit check-vm demo \
 	bench-module bench-profile bench-analyzer install clean refusal-modules \
 	surface probe-module
 
 all: modules userspace
 
-$(DEPS_STAMP):
+$(CACHE)/deps-%.done:
 	@scripts/deps.sh
 
 deps:
 	@scripts/deps.sh
 
-modules: $(DEPS_STAMP)
-	$(MAKE) -C $(KDIR) M=$(CURDIR) FAIRLAB_SCHED_SRC=$(SCHED_SRC) modules
+modules: $(DEPS_STAMPS)
+	@set -e; for k in $(KSEL); do \
+		echo "  KMOD    $$k"; scripts/build-kmod.sh $(KDIR_OPT) $$k; done
 
-userspace: $(DEPS_STAMP)
-	$(MAKE) -C tools
+# The fairlab tool, library and plugin (what a user runs) ...
+userspace: $(DEPS_STAMPS)
+	$(MAKE) -C tools cli
+
+# ... and the sanitizer, fuzzing and test binaries only the tests need.
+tools-all: $(DEPS_STAMPS)
+	$(MAKE) -C tools all
 
 # Copies of fairlab.ko that expect another kernel build (port-refusal test).
 refusal-modules: modules
-	@tests/vm/build-refusal-modules.sh
+	@set -e; for k in $(KSEL); do tests/vm/build-refusal-modules.sh $$k; done
 
-# kprobe hit counter for tests/vm/scenarios/surface-writes
-probe-module: $(DEPS_STAMP)
-	@tests/vm/build-probe-module.sh
+# kprobe hit counter for tests/vm/scenarios/surface-writes, per kernel
+probe-module: $(DEPS_STAMPS)
+	@set -e; for k in $(ALL_KRELS); do KREL=$$k tests/vm/build-probe-module.sh; done
 
-check: all refusal-modules probe-module
+check: modules tools-all refusal-modules probe-module
 	@tests/run.sh
 
-check-unit: all
+check-unit: tools-all
 	@tests/run.sh --unit-only
 
-check-vm: all refusal-modules probe-module
+check-vm: modules userspace refusal-modules probe-module
 	@tests/run.sh --vm-only
 
-demo: all
+demo: userspace
+	@$(MAKE) --no-print-directory modules KERNEL=$(KERNEL)
 	@tests/demo/demo.sh
 
-bench-module: all
+bench-module: userspace
+	@$(MAKE) --no-print-directory modules KERNEL=$(KERNEL)
 	@tests/bench/bench-module.sh
 
-bench-profile: all
+bench-profile: userspace
+	@$(MAKE) --no-print-directory modules KERNEL=$(KERNEL)
 	@tests/bench/bench-profile.sh
 
-bench-analyzer: all
+bench-analyzer: userspace
 	@tests/bench/bench-analyzer.sh
 
 # The patch surface (functions a port must replace, tg->load_avg write
 # sites) of each port's kernel build; the committed output is what CI uses.
 surface:
-	@scripts/surface.sh $(KERNEL)
+	@scripts/surface.sh $(if $(filter command line environment,$(origin KERNEL)),$(KERNEL))
 
 install: userspace
 	$(MAKE) -C tools install
 
 clean:
-	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
 	-$(MAKE) -C tools clean
 	rm -rf build

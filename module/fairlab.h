@@ -15,6 +15,9 @@
 
 struct task_group;
 
+/* port.c: stock's rate limit on the port's kernel (us; 0 = none). */
+extern const u32 fl_port_stock_gate_us;
+
 /* symbols.c */
 unsigned long fl_lookup_name(const char *name);
 int fl_resolve_symbols(void);

@@ -15,7 +15,15 @@
 #define _FAIRLAB_TRACE_EVENTS_H
 
 #include <linux/tracepoint.h>
+#include <linux/version.h>
 #include "policy/policy.h"
+
+/* 6.10 dropped __assign_str()'s source argument (it is __string()'s). */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#define fl_assign_str(dst, src)	__assign_str(dst)
+#else
+#define fl_assign_str(dst, src)	__assign_str(dst, src)
+#endif
 
 /*
  * First probe on tg_info or cpu_topology (tracing of them starts): have
@@ -168,7 +176,7 @@ TRACE_EVENT_FN(tg_info,
 		__entry->level = level;
 		__entry->full_len = full_len;
 		__entry->truncated = truncated;
-		__assign_str(name, name);
+		fl_assign_str(name, name);
 	),
 	TP_printk("tg=%llu parent=%llu level=%u name=%s truncated=%u full_len=%u",
 		  __entry->tg, __entry->parent, __entry->level,

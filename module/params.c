@@ -108,6 +108,13 @@ static int fl_refuse_gone(const char *name)
 	return -EINVAL;
 }
 
+/* stock means the running kernel's rule: its rate limit is the port's. */
+static void fl_tg_policy_localise(struct fl_tg_policy *p)
+{
+	if (p->id == FL_TG_STOCK)
+		p->arg = fl_port_stock_gate_us;
+}
+
 static int fl_tg_policy_set(const char *val, const struct kernel_param *kp)
 {
 	struct fl_tg_policy old, new;
@@ -118,6 +125,7 @@ static int fl_tg_policy_set(const char *val, const struct kernel_param *kp)
 		fl_tg_reject(val);
 		return -EINVAL;
 	}
+	fl_tg_policy_localise(&new);
 	mutex_lock(&fl_switch_lock);
 	old = fl_tg_policy_get();
 	fl_tg_state_set(&new);
@@ -205,6 +213,7 @@ void fl_params_init(void)
 	mutex_lock(&fl_switch_lock);
 	fl_nr_cpus = num_present_cpus();
 	p = fl_tg_policy_get();
+	fl_tg_policy_localise(&p);
 	fl_tg_state_set(&p);
 	mutex_unlock(&fl_switch_lock);
 }

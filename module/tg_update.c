@@ -9,11 +9,9 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/sched/clock.h>
 #include <linux/ktime.h>
 #include "port.h"
 #include "fairlab.h"
-#include "pubtime.h"
 #include "fairlab_trace_events.h"
 
 /*
@@ -28,7 +26,7 @@ void fl_tg_update_slow(struct cfs_rq *cfs_rq, unsigned int site,
 	struct fl_tg_input in;
 	unsigned long load, contrib;
 	bool traced, timed, written;
-	u64 now = 0, *last = NULL, id = 0;
+	u64 now = 0;
 	int cpu;
 
 	load = cfs_rq->avg.load_avg;
@@ -47,26 +45,22 @@ void fl_tg_update_slow(struct cfs_rq *cfs_rq, unsigned int site,
 	if (traced || fl_tg_rule_needs_tg_load(&st->rule))
 		in.tg_load_avg = atomic_long_read(&tg->load_avg);
 	if (timed) {
-		/* 6.7's rate limit reads sched_clock_cpu() too. */
-		now = sched_clock_cpu(cpu);
-		id = fl_tg_id(tg);
-		last = fl_pubtime_find(id, cpu, true);
-		/* 0 = never published; a clock behind the stamp is 0 ns since */
-		if (*last)
-			in.since_ns = now > *last ? now - *last : 0;
+		/* the clock and publish stamp the port's kernel rate-limits by */
+		now = fl_port_tg_clock(cfs_rq, cpu);
+		in.since_ns = fl_port_tg_since(cfs_rq, cpu, now);
 	}
 
 	written = fl_tg_rule_decide(&st->rule, &in);
 	if (written) {
 		atomic_long_add(in.delta, &tg->load_avg);
 		cfs_rq->tg_load_avg_contrib = load;
-		if (last)
-			*last = now ? now : 1;
+		if (timed)
+			fl_port_tg_stamp(cfs_rq, cpu, now);
 	}
 	fl_stats_tg(site, st->pol.id, written);
 
 	if (traced)
-		trace_tg_update(id, cpu, load, contrib, in.delta,
+		trace_tg_update(fl_tg_id(tg), cpu, load, contrib, in.delta,
 				written,
 				in.tg_load_avg + (written ? in.delta : 0),
 				in.since_ns, site, st->pol.id, st->pol.arg,
@@ -79,9 +73,11 @@ static void fl_resync_one(struct task_group *tg, int cpu, u64 now,
 {
 	struct cfs_rq *cfs_rq = tg->cfs_rq[cpu];
 	unsigned long load, contrib;
-	u64 *last, id;
 	long delta;
 
+	/* a CPU the kernel does not publish for (tg_hooks.h) */
+	if (fl_port_tg_skip(cfs_rq))
+		return;
 	load = cfs_rq->avg.load_avg;
 	contrib = cfs_rq->tg_load_avg_contrib;
 	delta = (long)(load - contrib);
@@ -90,12 +86,10 @@ static void fl_resync_one(struct task_group *tg, int cpu, u64 now,
 	atomic_long_add(delta, &tg->load_avg);
 	cfs_rq->tg_load_avg_contrib = load;
 	/* a publish like any other: ratelimit counts from it */
-	id = fl_tg_id(tg);
-	last = fl_pubtime_find(id, cpu, true);
-	*last = now ? now : 1;
+	fl_port_tg_stamp(cfs_rq, cpu, now);
 	fl_stats_tg(FL_SITE_RESYNC, pol->id, true);
 	if (trace_tg_update_enabled())
-		trace_tg_update(id, cpu, load, contrib, delta, true,
+		trace_tg_update(fl_tg_id(tg), cpu, load, contrib, delta, true,
 				atomic_long_read(&tg->load_avg),
 				FL_SINCE_NEVER, FL_SITE_RESYNC, pol->id,
 				pol->arg, fl_nr_cpus);
@@ -128,7 +122,7 @@ void fl_resync_all(void)
 			if (!in_hold) {
 				t0 = ktime_get_mono_fast_ns();
 				rq_lock_irqsave(rq, &rf);
-				now = sched_clock_cpu(cpu);
+				now = fl_port_tg_clock(&rq->cfs, cpu);
 			}
 			fl_resync_one(tg, cpu, now, &pol);
 			if (++in_hold == FL_RESYNC_GROUPS_PER_HOLD) {

@@ -32,6 +32,9 @@ static __always_inline void fl_tg_update(struct cfs_rq *cfs_rq,
 	/* No need to update load_avg for root_task_group as it is not used. */
 	if (cfs_rq->tg == fl_root_task_group)
 		return;
+	/* what the port's kernel checks before deciding (tg_hooks.h) */
+	if (fl_port_tg_skip(cfs_rq))
+		return;
 	st = fl_tg_state_get();
 	if (unlikely(trace_tg_update_enabled() ||
 		     fl_tg_rule_needs_clock(&st->rule) ||

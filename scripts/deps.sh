@@ -1,20 +1,24 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Install everything fairlab needs on a Debian 12 machine and unpack the
-# target kernel (image, modules, scheduler sources) into the ignored cache.
+# Install everything fairlab needs on a Debian 12 machine and unpack, for
+# every port (module/port/*/kernel.conf), the kernel it is written for into
+# the ignored cache:
+#   .cache/kernel-$KREL/   the image package (vmlinuz, its modules)
+#   .cache/src-$KREL/      kernel/sched/ of its linux-source package
+#   .cache/deps-$KPKGVER.done   one stamp per build
+# and install its linux-headers package.  Every version is pinned by the
+# port's kernel.conf.  Idempotent: a second run installs and downloads
+# nothing.
 #
-# Pinned: Debian linux-image-6.1.0-57-amd64 / linux-source-6.1, package
-# version 6.1.192-3.  Idempotent: a second run installs and downloads nothing.
+#   scripts/deps.sh             every port
+#   scripts/deps.sh KREL...     only these builds
 set -euo pipefail
 
-KREL=6.1.0-57-amd64
-KPKGVER=6.1.192-3
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${FAIRLAB_CACHE:-$top/.cache}
-stamp=$cache/deps-$KPKGVER.done
 
-PKGS=(linux-headers-$KREL qemu-system-x86 busybox-static trace-cmd
+TOOLS=(qemu-system-x86 busybox-static trace-cmd
       libtracecmd-dev libtraceevent-dev libtracefs-dev rt-tests stress-ng kmod gnuplot-nox
       cpio gzip pkg-config gcc make binutils file time bc libclang-rt-14-dev
       clang valgrind)
@@ -22,14 +26,43 @@ PKGS=(linux-headers-$KREL qemu-system-x86 busybox-static trace-cmd
 say() { printf 'deps: %s\n' "$*" >&2; }
 die() { printf 'deps: error: %s\n' "$*" >&2; exit 1; }
 
-if [ -f "$stamp" ] && [ -e "$cache/kernel/boot/vmlinuz-$KREL" ] &&
-   [ -f "$cache/src/kernel/sched/sched.h" ]; then
-	missing=()
-	for p in "${PKGS[@]}"; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
-	done
-	[ ${#missing[@]} -eq 0 ] && exit 0
-fi
+# conf_get FILE KEY
+conf_get() { sed -n "s/^$2=//p" "$1"; }
+
+confs=()
+for c in "$top"/module/port/*/kernel.conf; do
+	k=$(conf_get "$c" KREL)
+	if [ $# -gt 0 ]; then
+		want=0
+		for a in "$@"; do [ "$a" = "$k" ] && want=1; done
+		[ $want = 1 ] || continue
+	fi
+	confs+=("$c")
+done
+[ ${#confs[@]} -gt 0 ] || die "no port for ${*:-any kernel} (module/port/*/kernel.conf)"
+
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
+
+ready() { # conf: everything of this build is in place
+	local k v
+	k=$(conf_get "$1" KREL); v=$(conf_get "$1" KPKGVER)
+	[ -f "$cache/deps-$v.done" ] && [ -e "$cache/kernel-$k/boot/vmlinuz-$k" ] &&
+		[ -f "$cache/src-$k/kernel/sched/sched.h" ] && installed "linux-headers-$k"
+}
+
+pkgs=("${TOOLS[@]}")
+allready=1
+for c in "${confs[@]}"; do
+	pkgs+=("linux-headers-$(conf_get "$c" KREL)=$(conf_get "$c" KPKGVER)")
+	ready "$c" || allready=0
+done
+missing=()
+for p in "${TOOLS[@]}"; do installed "$p" || missing+=("$p"); done
+for c in "${confs[@]}"; do
+	installed "linux-headers-$(conf_get "$c" KREL)" ||
+		missing+=("linux-headers-$(conf_get "$c" KREL)=$(conf_get "$c" KPKGVER)")
+done
+[ $allready = 1 ] && [ ${#missing[@]} -eq 0 ] && exit 0
 
 need_root() {
 	[ "$(id -u)" = 0 ] && { "$@"; return; }
@@ -37,56 +70,60 @@ need_root() {
 	sudo "$@"
 }
 
-missing=()
-for p in "${PKGS[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
-done
 if [ ${#missing[@]} -gt 0 ]; then
 	say "installing: ${missing[*]}"
 	need_root apt-get update -q >&2
 	need_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >&2
 fi
 
-# The headers must be exactly the pinned build: the port is written for it.
-hv=$(dpkg-query -W -f='${Version}' "linux-headers-$KREL")
-[ "$hv" = "$KPKGVER" ] ||
-	die "linux-headers-$KREL is version $hv, fairlab's 6.1 port needs $KPKGVER"
-
 mkdir -p "$cache/deb"
-fetch() { # package version
-	local f
-	f=$(ls "$cache/deb/$1"_"$2"_*.deb 2>/dev/null | head -n1 || true)
+fetch() { # package version -> path of its .deb in the cache
+	local f v
+	f=$(ls "$cache/deb/$1"_"${2/:/%3a}"_*.deb 2>/dev/null | head -n1 || true)
 	if [ -z "$f" ]; then
 		say "downloading $1=$2"
 		(cd "$cache/deb" && apt-get download "$1=$2" >&2) ||
 			die "cannot download $1=$2 (is 'apt-get update' done and is bookworm-security reachable?)"
-		f=$(ls "$cache/deb/$1"_"$2"_*.deb | head -n1)
+		f=$(ls "$cache/deb/$1"_*.deb | head -n1)
 	fi
-	local v
 	v=$(dpkg-deb -f "$f" Version)
 	[ "$v" = "$2" ] || die "$f is version $v, expected $2"
 	echo "$f"
 }
 
-img=$(fetch "linux-image-$KREL" "$KPKGVER")
-if [ ! -e "$cache/kernel/boot/vmlinuz-$KREL" ]; then
-	say "unpacking $(basename "$img")"
-	rm -rf "$cache/kernel.tmp" && mkdir -p "$cache/kernel.tmp"
-	dpkg-deb -x "$img" "$cache/kernel.tmp"
-	rm -rf "$cache/kernel" && mv "$cache/kernel.tmp" "$cache/kernel"
-fi
+for c in "${confs[@]}"; do
+	KREL=$(conf_get "$c" KREL)
+	KPKGVER=$(conf_get "$c" KPKGVER)
+	KSRCPKG=$(conf_get "$c" KSRCPKG)
+	ready "$c" && continue
 
-src=$(fetch linux-source-6.1 "$KPKGVER")
-if [ ! -f "$cache/src/kernel/sched/sched.h" ]; then
-	say "unpacking kernel/sched from $(basename "$src")"
-	rm -rf "$cache/src.tmp" && mkdir -p "$cache/src.tmp"
-	dpkg-deb --fsys-tarfile "$src" |
-		tar -x -O --wildcards './usr/src/linux-source-6.1.tar.xz' |
-		tar -xJ -C "$cache/src.tmp" --strip-components=1 \
-			--wildcards 'linux-source-6.1/kernel/sched/*' \
-			'linux-source-6.1/kernel/workqueue_internal.h'
-	rm -rf "$cache/src" && mv "$cache/src.tmp" "$cache/src"
-fi
+	# The headers must be exactly the pinned build: the port is written for it.
+	hv=$(dpkg-query -W -f='${Version}' "linux-headers-$KREL")
+	[ "$hv" = "$KPKGVER" ] ||
+		die "linux-headers-$KREL is version $hv, fairlab's port ($c) needs $KPKGVER"
 
-touch "$stamp"
-say "ready: kernel $KREL ($KPKGVER) in $cache"
+	kdir=$cache/kernel-$KREL
+	img=$(fetch "linux-image-$KREL" "$KPKGVER")
+	if [ ! -e "$kdir/boot/vmlinuz-$KREL" ]; then
+		say "unpacking $(basename "$img")"
+		rm -rf "$kdir.tmp" && mkdir -p "$kdir.tmp"
+		dpkg-deb -x "$img" "$kdir.tmp"
+		rm -rf "$kdir" && mv "$kdir.tmp" "$kdir"
+	fi
+
+	sdir=$cache/src-$KREL
+	src=$(fetch "$KSRCPKG" "$KPKGVER")
+	if [ ! -f "$sdir/kernel/sched/sched.h" ]; then
+		say "unpacking kernel/sched from $(basename "$src")"
+		rm -rf "$sdir.tmp" && mkdir -p "$sdir.tmp"
+		dpkg-deb --fsys-tarfile "$src" |
+			tar -x -O --wildcards "./usr/src/$KSRCPKG.tar.xz" |
+			tar -xJ -C "$sdir.tmp" --strip-components=1 \
+				--wildcards "$KSRCPKG/kernel/sched/*" \
+				"$KSRCPKG/kernel/workqueue_internal.h"
+		rm -rf "$sdir" && mv "$sdir.tmp" "$sdir"
+	fi
+
+	touch "$cache/deps-$KPKGVER.done"
+	say "ready: kernel $KREL ($KPKGVER) in $cache"
+done

@@ -5,6 +5,11 @@
 # no root, no VM) and every VM scenario (tests/vm/scenarios/*.guest.sh,
 # through tests/vm/run-scenario.sh), and ends with "N passed, N failed".
 #
+# Every VM scenario runs once per supported kernel (a port with a port.c:
+# module/port/*/), named "SCENARIO [PORT]"; a "# fairlab-kernels: 6.12"
+# line runs a scenario on the kernels it names instead, written ports or
+# not (such a scenario must not need fairlab.ko); FAIRLAB_TEST_KERNELS
+# (e.g. "6.1") restricts the whole run.
 # A scenario may name its VM shape in a "# fairlab-vm: --smp 4 --numa" line.
 # A test prints "ok - NAME" / "not ok - NAME" lines (TAP-like); each counts.
 # A test that exits non-zero without a "not ok" line counts as one failure,
@@ -26,7 +31,7 @@ for a in "$@"; do
 	case $a in
 	--unit-only) mode=unit ;;
 	--vm-only) mode=vm ;;
-	-h|--help) sed -n '3,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) filter=$a ;;
 	esac
 done
@@ -106,17 +111,28 @@ fi
 if [ "$mode" != unit ]; then
 	# longest first (by the --timeout a scenario asks for), so that the
 	# pool does not end with one long scenario running alone
-	for s in $(for f in tests/vm/scenarios/*.guest.sh; do
+	. scripts/ports.sh
+	kernels=${FAIRLAB_TEST_KERNELS:-$(fl_ready_ports)}
+	for ks in $(for f in tests/vm/scenarios/*.guest.sh; do
 			[ -e "$f" ] || continue
 			t=$(sed -n 's/^#[[:space:]]*fairlab-vm:.*--timeout[= ]\([0-9]*\).*/\1/p' "$f" | head -n1)
-			echo "${t:-300} $f"
+			only=$(sed -n 's/^#[[:space:]]*fairlab-kernels:[[:space:]]*//p' "$f" | head -n1)
+			# a scenario naming its kernels runs on each of them that is
+			# fetched (kernel.conf), written port or not: it needs no fairlab.ko
+			for k in ${only:-$kernels}; do
+				[ -f "module/port/$k/kernel.conf" ] || continue
+				[ -z "${FAIRLAB_TEST_KERNELS:-}" ] || [[ " $FAIRLAB_TEST_KERNELS " == *" $k "* ]] || continue
+				echo "${t:-300} $k:$f"
+			done
 		done | sort -s -k1,1nr | cut -d' ' -f2); do
-		[ -n "$filter" ] && [[ $s != *$filter* ]] && continue
+		k=${ks%%:*}
+		s=${ks#*:}
+		[ -n "$filter" ] && [[ "$s [$k]" != *$filter* ]] && continue
 		# "# fairlab-vm: OPTIONS" in a scenario: its VM shape (--smp 4 ...)
 		vmopts=$(sed -n 's/^#[[:space:]]*fairlab-vm:[[:space:]]*//p' "$s" | head -n1)
 		[ ${#bg_name[@]} -lt "$jobs_max" ] || finish_bg
 		# shellcheck disable=SC2086
-		start_bg "$s" tests/vm/run-scenario.sh $vmopts "$s"
+		start_bg "$s [$k]" tests/vm/run-scenario.sh --kernel "$k" $vmopts "$s"
 	done
 	while [ ${#bg_name[@]} -gt 0 ]; do finish_bg; done
 fi

@@ -11,7 +11,7 @@
 
 /* tg->load_avg policies (tg_update.policy, policy_switch.*_policy). */
 enum fl_tg_policy_id {
-	FL_TG_STOCK,		/* |delta| > contrib/64: 6.1 exactly */
+	FL_TG_STOCK,		/* the kernel's rule; arg: its rate limit (us, 0 = none) */
 	FL_TG_FORCE,		/* every attempt, even delta 0: 3.x force_update */
 	FL_TG_NONZERO,		/* delta != 0: Jason Low 2014 */
 	FL_TG_RELATIVE,		/* |delta| > contrib/N */

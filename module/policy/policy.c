@@ -82,6 +82,13 @@ void fl_tg_rule_make(const struct fl_tg_policy *p, u32 nr_cpus,
 	r->shape = FL_RULE_SCALED;	/* stock, and any unknown id */
 	r->a = r->b = 64;
 	switch (p->id) {
+	case FL_TG_STOCK:
+		/* the kernel's own rate limit, 6.7 on (policy.h) */
+		if (p->arg) {
+			r->shape = FL_RULE_GATED;
+			r->a = (u64)p->arg * 1000;
+		}
+		break;
 	case FL_TG_FORCE:
 		r->shape = FL_RULE_ABOVE;
 		r->a = 0;	/* |delta| >= 0: every attempt */

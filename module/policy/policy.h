@@ -10,7 +10,16 @@
 #include "fl_types.h"
 #include "fairlab_abi.h"
 
-/* A tg->load_avg policy and its argument (0 for policies without one). */
+/*
+ * A tg->load_avg policy and its argument (0 for policies without one).
+ *
+ * stock is the running kernel's own rule, which differs between kernels:
+ * its argument, never given by the user ("stock:N" is invalid), is the
+ * kernel's rate limit in us, set by the module's port: 0 before 6.7
+ * (6.1: |delta| > contrib/64), 1000 from 6.7 (1528c661c24b: and at most
+ * once per ms per cfs_rq).  Records carry it (tg_update.policy_arg,
+ * policy_switch), so a replay decides with the recorded kernel's stock.
+ */
 struct fl_tg_policy {
 	u32 id;		/* enum fl_tg_policy_id */
 	u32 arg;

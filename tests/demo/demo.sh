@@ -14,7 +14,9 @@
 #   3. host: tests/demo/analyze.sh: one table (fairlab compare), plots
 #      (fairlab plot), the Pareto verdict.
 #
-# Output: build/demo/ (DEMO_OUT): vm-tg/ and vm-idlest/ (artifacts and
+# KERNEL: the kernel to run it on (a port, 6.1 or 6.12; default the newest).
+#
+# Output: build/demo/<release>/ (DEMO_OUT): vm-tg/ and vm-idlest/ (artifacts and
 # console), recordings/ (every .dat + throughput.tsv), results/ (table.txt,
 # table.tsv, idlest.txt, verdict.txt, plots/).
 #
@@ -37,16 +39,23 @@ else
 	: "${DEMO_IDLEST_ROUNDS:=3}"
 fi
 : "${DEMO_IDLEST:=stock,idle_cpus,nr_running}"
-out=${DEMO_OUT:-$top/build/demo}
+. scripts/ports.sh
+KERNEL=${KERNEL:-$(fl_ready_ports | tail -n1)}
+KREL=$(fl_kernel_krel "$KERNEL")
+[ -n "$KREL" ] || { echo "demo: no port for kernel '$KERNEL'; supported builds: $(fl_supported)" >&2; exit 2; }
+export KERNEL
+out=${DEMO_OUT:-$top/build/demo/$KREL}
 t0=$SECONDS
 
 # ------------------------------------------------ set-up
 # `make demo` has built everything (target `all`, which runs `make deps`);
 # run directly, build what is missing.
-if [ ! -x build/fairlab ] || [ ! -f module/fairlab.ko ] || [ ! -f module/fairlab_trace.ko ]; then
-	echo "demo: building (make all)"
-	make -s all
+kmod=build/kmod/$KREL/module
+if [ ! -x build/fairlab ] || [ ! -f $kmod/fairlab.ko ] || [ ! -f $kmod/fairlab_trace.ko ]; then
+	echo "demo: building (make userspace modules KERNEL=$KERNEL)"
+	make -s userspace modules KERNEL="$KERNEL"
 fi
+echo "demo: kernel $KREL"
 for t in qemu-system-x86_64 gnuplot; do
 	command -v $t >/dev/null || { echo "demo: $t missing (make deps)" >&2; exit 1; }
 done

@@ -120,6 +120,16 @@ static void test_tg(void)
 	CHECK(!decide(FL_TG_STOCK, 0, -100, 6400, 0, N, 4, ord), "stock -100");
 	CHECK(decide(FL_TG_STOCK, 0, 1, 63, 0, N, 4, ord), "stock small contrib");
 	CHECK(!decide(FL_TG_STOCK, 0, 0, 0, 0, N, 4, ord), "stock zero delta");
+	CHECK(decide(FL_TG_STOCK, 0, 101, 6400, 0, 0, 4, ord), "stock 6.1: no time gate");
+	/*
+	 * stock of 6.7+ (arg 1000: 6.12.117's update_tg_load_avg()): publish
+	 * only when now - last_update_tg_load_avg >= 1 ms, then as 6.1
+	 */
+	CHECK(!decide(FL_TG_STOCK, 1000, 5000, 6400, 0, 999999, 4, ord), "stock 6.12: 999999 ns gated");
+	CHECK(decide(FL_TG_STOCK, 1000, 101, 6400, 0, 1000000, 4, ord), "stock 6.12: 1 ms open");
+	CHECK(!decide(FL_TG_STOCK, 1000, 100, 6400, 0, 1000000, 4, ord), "stock 6.12: open, 100 !> 100");
+	CHECK(decide(FL_TG_STOCK, 1000, -101, 6400, 0, N, 4, ord), "stock 6.12: never published");
+	CHECK(!decide(FL_TG_STOCK, 1000, 6400, 6400, 0, 0, 4, forced), "stock 6.12: forced site gated too");
 	/* force: always, even 0 */
 	CHECK(decide(FL_TG_FORCE, 0, 0, 6400, 0, N, 4, ord), "force zero");
 	/* nonzero */

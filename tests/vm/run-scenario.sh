@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Run one fairlab VM scenario in QEMU (TCG) on the pinned Debian kernel.
+# Run one fairlab VM scenario in QEMU (TCG) on a pinned Debian kernel.
 #
 #   tests/vm/run-scenario.sh [options] SCENARIO.guest.sh
 #
+#   --kernel K       the kernel to boot: a port (6.1, 6.12) or its release
+#                    (6.12.117+deb12-amd64); default $KERNEL, else $KREL,
+#                    else the newest port.  Its own modules go into the guest.
 #   --smp N          vCPUs (default 2)
 #   --numa           two NUMA nodes (one socket each), CPUs and memory split
 #                    evenly (needs an even N >= 2)
 #   --mem MB         guest memory in MB (default 1024)
 #   --timeout SEC    host wall-clock limit for QEMU (default 300)
-#   --out DIR        artifact directory (default build/vm/<scenario-name>/)
+#   --out DIR        artifact directory (default build/vm/<release>/<scenario-name>/)
 #   --append "k=v"   extra kernel arguments; unknown key=value pairs become
 #                    environment variables of the guest /init and the scenario
 #   --tcg MODE       single (default) or multi: QEMU's TCG threading.  multi
@@ -30,9 +33,11 @@
 #   -v, --verbose    copy the guest console to stderr while it runs
 #   -h, --help       this text
 #
-# Environment: CACHE (default <top>/.cache), KREL (default 6.1.0-57-amd64),
+# Environment: CACHE (default <top>/.cache), KERNEL or KREL (see --kernel),
 # FAIRLAB_VM_TCG (the default of --tcg),
-# FAIRLAB_MODDIR (default <top>/module: every *.ko there goes into the guest).
+# FAIRLAB_MODDIR (default <top>/build/kmod/<release>/module: every *.ko there
+# goes into the guest).  In "# fairlab-files:" lines, @KREL@ stands for the
+# booted release.
 #
 # Prints the scenario's "ok - ..." / "not ok - ..." lines, then
 # "ok - <scenario>" or "not ok - <scenario>: reason" (plus the console tail).
@@ -44,11 +49,8 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 vmdir=$top/tests/vm
 CACHE=${CACHE:-$top/.cache}
-KREL=${KREL:-6.1.0-57-amd64}
-moddir=${FAIRLAB_MODDIR:-$top/module}
-kroot=$CACHE/kernel
-vmlinuz=$kroot/boot/vmlinuz-$KREL
-kmods=$kroot/lib/modules/$KREL/kernel
+. "$top/scripts/ports.sh"
+kernel=${KERNEL:-${KREL:-$(fl_ready_ports | tail -n1)}}
 
 smp=2
 numa=0
@@ -62,11 +64,13 @@ qextra=()
 verbose=0
 scenario=
 
-usage() { sed -n '3,38p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '3,46p' "$0" | sed 's/^# \{0,1\}//'; }
 die() { echo "run-scenario: error: $*" >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
 	case $1 in
+	--kernel) kernel=${2:?--kernel needs a value}; shift 2 ;;
+	--kernel=*) kernel=${1#*=}; shift ;;
 	--smp) smp=${2:?--smp needs a value}; shift 2 ;;
 	--smp=*) smp=${1#*=}; shift ;;
 	--numa) numa=1; shift ;;
@@ -92,6 +96,13 @@ while [ $# -gt 0 ]; do
 done
 
 [ -n "$scenario" ] || { usage >&2; die "no scenario given"; }
+KREL=$(fl_kernel_krel "$kernel")
+[ -n "$KREL" ] || die "no port for kernel '$kernel'; supported builds: $(fl_supported)"
+export KREL
+moddir=${FAIRLAB_MODDIR:-$top/build/kmod/$KREL/module}
+kroot=$CACHE/kernel-$KREL
+vmlinuz=$kroot/boot/vmlinuz-$KREL
+kmods=$kroot/lib/modules/$KREL/kernel
 [ -f "$scenario" ] || die "scenario $scenario not found"
 [[ $smp =~ ^[1-9][0-9]*$ ]] || die "--smp must be a positive integer"
 [[ $mem =~ ^[1-9][0-9]*$ ]] || die "--mem must be a positive integer (MB)"
@@ -103,7 +114,7 @@ case $tcg in single|multi) ;; *) die "--tcg must be single or multi, not '$tcg'"
 	die "--numa needs an even --smp >= 2 (one socket per node)"
 [ -f "$vmlinuz" ] || die "$vmlinuz missing (run scripts/deps.sh / make deps)"
 [ -d "$kmods" ] || die "$kmods missing (run scripts/deps.sh / make deps)"
-for t in qemu-system-x86_64 cpio gzip sha256sum ldd timeout tar strip; do
+for t in qemu-system-x86_64 cpio gzip xz sha256sum ldd timeout tar strip; do
 	command -v $t >/dev/null || die "$t not installed"
 done
 
@@ -111,7 +122,7 @@ scenario=$(cd "$(dirname "$scenario")" && pwd)/$(basename "$scenario")
 sname=$(basename "$scenario")
 sname=${sname%.sh}
 sname=${sname%.guest}
-[ -n "$out" ] || out=$top/build/vm/$sname
+[ -n "$out" ] || out=$top/build/vm/$KREL/$sname
 hostscript=${scenario%.guest.sh}.host.sh
 [ "$hostscript" != "$scenario" ] || hostscript=
 
@@ -237,17 +248,25 @@ for d in /usr/lib/x86_64-linux-gnu/traceevent/plugins \
 	/usr/lib/traceevent/plugins /usr/lib/trace-cmd/plugins; do
 	[ -d "$d" ] && add_tree "$d" "$d"
 done
+# The virtio modules the raw disk needs, in load order: those the kernel
+# has built in are skipped (6.12 builds virtio, virtio_ring and virtio_pci
+# in), compressed ones (6.12: .ko.xz) unpacked for busybox's insmod.
+mkdir -p "$gen/etc" "$gen/ko"
+: >"$gen/etc/virtio-modules"
 for m in virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev \
 	virtio_pci virtio_blk; do
-	f=$(find "$kmods" -name "$m.ko" -print -quit)
+	grep -q "/$m\.ko\$" "$kroot/lib/modules/$KREL/modules.builtin" 2>/dev/null && continue
+	f=$(find "$kmods" \( -name "$m.ko" -o -name "$m.ko.xz" \) -print -quit)
 	[ -n "$f" ] || die "$m.ko not found under $kmods"
+	if [ "${f%.xz}" != "$f" ]; then
+		xz -dc "$f" >"$gen/ko/$m.ko" || die "cannot unpack $f"
+		f=$gen/ko/$m.ko
+	fi
 	add "$f" "/lib/modules/$KREL/virtio/$m.ko"
+	echo "$m" >>"$gen/etc/virtio-modules"
 done
-mkdir -p "$gen/etc"
 printf 'root:x:0:0:root:/root:/bin/sh\nfl:x:1000:1000:fairlab:/tmp:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' >"$gen/etc/passwd"
 printf 'root:x:0:\nfl:x:1000:\nnogroup:x:65534:\n' >"$gen/etc/group"
-printf 'virtio_ring\nvirtio\nvirtio_pci_modern_dev\nvirtio_pci_legacy_dev\nvirtio_pci\nvirtio_blk\n' \
-	>"$gen/etc/virtio-modules"
 for f in passwd group virtio-modules; do add "$gen/etc/$f" "/etc/$f"; done
 base=$(pack base "base-v1 $(sha256sum <"$0")")
 
@@ -279,6 +298,7 @@ add "$scenario" "/scenario/$(basename "$scenario")"
 # ELF files with their libraries.  A sibling SCENARIO.d/ directory goes to
 # /scenario/SCENARIO.d/.
 while read -r f; do
+	f=${f//@KREL@/$KREL}
 	case $f in
 	/*) p=$f ;;
 	*) p=$top/$f ;;
@@ -366,7 +386,7 @@ watchdog() {
 	echo quit >&9
 }
 
-echo "# $sname: smp=$smp numa=$numa mem=${mem}M modules=$nko timeout=${tmo}s" >&2
+echo "# $sname: kernel=$KREL smp=$smp numa=$numa mem=${mem}M modules=$nko timeout=${tmo}s" >&2
 t0=$(date +%s.%N)
 # in the background, so INT/TERM reach our trap at once (GNU timeout runs
 # in its own process group and passes a TERM on to QEMU)

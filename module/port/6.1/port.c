@@ -13,6 +13,8 @@
 #define FL_PORT_SIZE_SKEW 0
 #endif
 
+const u32 fl_port_stock_gate_us = FL_PORT_STOCK_GATE_US;
+
 const struct fl_port_func fl_port_funcs[] = {
 	/* update_pick_idlest() is inlined here (idlest.c) */
 	{ "find_idlest_group", FL_SIZE_find_idlest_group + FL_PORT_SIZE_SKEW,

@@ -69,6 +69,9 @@ void fl_update_blocked_averages(int cpu);
 /* shares.c */
 int fl___sched_group_set_shares(struct task_group *tg, unsigned long shares);
 
+/* The hooks the shared tg_update core calls (before tg_update.h). */
+#include "tg_hooks.h"
+
 /*
  * tg_update.h (policy core, not version-specific in what it decides):
  * fl_tg_update(), update_tg_load_avg() of 6.1 with the publish decision

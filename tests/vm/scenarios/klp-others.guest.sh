@@ -20,11 +20,11 @@
 # The test livepatches: tests/vm/klp-others/, built by
 # tests/vm/build-refusal-modules.sh (make refusal-modules).
 # fairlab-vm: --smp 2 --timeout 300
-# fairlab-files: build/refusal/fl_test_other.ko build/refusal/fl_test_replace.ko
-# fairlab-files: build/refusal/fl_test_handover.ko tests/vm/tg-check/workload.sh
+# fairlab-files: build/refusal/@KREL@/fl_test_other.ko build/refusal/@KREL@/fl_test_replace.ko
+# fairlab-files: build/refusal/@KREL@/fl_test_handover.ko tests/vm/tg-check/workload.sh
 . "$FL_LIB"
 . /fairlab/tests/vm/tg-check/workload.sh
-R=/fairlab/build/refusal
+R=/fairlab/build/refusal/$(uname -r)
 W=$CG/klp/cpu.weight
 resync_writes() {
 	awk '$1 == "site" && $2 == "resync" { print $4 }' $FLK/stats

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The unexported vmlinux functions the 6.12 port calls, as static calls.
+ *
+ * As in the 6.1 port: a static call is patched at init, once its symbol
+ * is resolved (vmcalls.c, fl_syms_calls), into a direct call to the
+ * vmlinux function, where a call through a pointer would cost a retpoline
+ * thunk.  Call one as FL_VM(update_cfs_group)(se).  Its type is that of
+ * the vmlinux function: typeof() of its declaration where a kernel header
+ * has one, the 6.12.117 prototype where it is static in fair.c.  Each has
+ * exactly one symbol in the debug vmlinux of 6.12.117+deb12-amd64 (nm) and
+ * no .isra/.constprop/.part suffix, so its ABI is that of its C prototype.
+ *
+ * Only what the port files written so far call is listed (see README in
+ * this directory); a replacement added later adds its own.
+ */
+#ifndef FAIRLAB_PORT612_VMCALLS_H
+#define FAIRLAB_PORT612_VMCALLS_H
+
+#include <linux/static_call.h>
+
+#define FL_VM_CALLS(X)							\
+	/* fair.c statics, out of line (t) in vmlinux */		\
+	X(update_cfs_group, void (struct sched_entity *))		\
+	X(attach_entity_load_avg, void (struct cfs_rq *, struct sched_entity *)) \
+	X(detach_entity_load_avg, void (struct cfs_rq *, struct sched_entity *)) \
+	/* pelt.c, core.c, fair.c: global (T), not exported */		\
+	X(__update_load_avg_se, typeof(__update_load_avg_se))		\
+	X(__update_load_avg_cfs_rq, typeof(__update_load_avg_cfs_rq))	\
+	X(update_rq_clock, typeof(update_rq_clock))			\
+	X(set_task_rq_fair, typeof(set_task_rq_fair))			\
+	/* what sched.h's rq_lock*() call (compat.h renames the names) */ \
+	X(raw_spin_rq_lock_nested, void (struct rq *, int))		\
+	X(raw_spin_rq_unlock, void (struct rq *))
+
+#define FL_VM_DECLARE(sym, type)	DECLARE_STATIC_CALL(fl_vm_##sym, type);
+FL_VM_CALLS(FL_VM_DECLARE)
+#undef FL_VM_DECLARE
+
+/* Call the vmlinux function @sym directly (once fl_syms_calls is resolved). */
+#define FL_VM(sym)	static_call(fl_vm_##sym)
+
+#endif /* FAIRLAB_PORT612_VMCALLS_H */

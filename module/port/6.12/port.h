@@ -39,6 +39,7 @@ extern const struct fl_symreq *const fl_port_symtabs[];	/* NULL terminated */
 /* Symbol tables of the port files (NULL-name terminated). */
 extern const struct fl_symreq fl_syms_calls[];
 extern const struct fl_symreq fl_syms_shared[];
+extern const struct fl_symreq fl_syms_offline[];
 
 /*
  * update_load_avg.h: fl_update_load_avg(), the module's one private copy of
@@ -52,6 +53,8 @@ void fl_switched_from_fair(struct rq *rq, struct task_struct *p);
 void fl_task_change_group_fair(struct task_struct *p);
 /* shares.c */
 int fl___sched_group_set_shares(struct task_group *tg, unsigned long shares);
+/* offline.c */
+void fl_rq_offline_fair(struct rq *rq);
 
 /* The hooks the shared tg_update core calls (before tg_update.h). */
 #include "tg_hooks.h"

@@ -29,6 +29,7 @@
 	X(__update_load_avg_cfs_rq, typeof(__update_load_avg_cfs_rq))	\
 	X(update_rq_clock, typeof(update_rq_clock))			\
 	X(set_task_rq_fair, typeof(set_task_rq_fair))			\
+	X(unthrottle_cfs_rq, typeof(unthrottle_cfs_rq))			\
 	/* what sched.h's rq_lock*() call (compat.h renames the names) */ \
 	X(raw_spin_rq_lock_nested, void (struct rq *, int))		\
 	X(raw_spin_rq_unlock, void (struct rq *))

@@ -51,6 +51,8 @@ void fl_propagate_entity_cfs_rq(struct sched_entity *se);
 void fl_attach_entity_cfs_rq(struct sched_entity *se);
 void fl_switched_from_fair(struct rq *rq, struct task_struct *p);
 void fl_task_change_group_fair(struct task_struct *p);
+/* blocked.c */
+void fl_sched_balance_update_blocked_averages(int cpu);
 /* shares.c */
 int fl___sched_group_set_shares(struct task_group *tg, unsigned long shares);
 /* offline.c */

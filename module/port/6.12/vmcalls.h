@@ -30,6 +30,7 @@
 	X(update_rq_clock, typeof(update_rq_clock))			\
 	X(set_task_rq_fair, typeof(set_task_rq_fair))			\
 	X(unthrottle_cfs_rq, typeof(unthrottle_cfs_rq))			\
+	X(update_other_load_avgs, typeof(update_other_load_avgs))	\
 	/* what sched.h's rq_lock*() call (compat.h renames the names) */ \
 	X(raw_spin_rq_lock_nested, void (struct rq *, int))		\
 	X(raw_spin_rq_unlock, void (struct rq *))

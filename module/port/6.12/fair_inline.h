@@ -2,7 +2,7 @@
 /*
  * Inline helpers shared by the files of the 6.12 port that re-express
  * kernel/sched/fair.c of Linux 6.12.117 (Debian 6.12.117+deb12-amd64):
- * update_load_avg.h, attach.c, shares.c.
+ * update_load_avg.h, attach.c, blocked.c, offline.c, shares.c, tick.c.
  *
  * As in the 6.1 port, two kinds of things live here:
  *  - fl_p612: vmlinux data the replaced functions share and that vmlinux
@@ -25,6 +25,14 @@
 
 #include "port.h"		/* compat.h, sched.h */
 #include "fairlab_abi.h"	/* FL_SITE_* */
+
+/*
+ * schedstat_enabled() is static_branch_unlikely(&sched_schedstats) in
+ * stats.h; sched_schedstats is not exported.  Redirect it (and with it
+ * schedstat_inc() & co) to the resolved key.
+ */
+#undef schedstat_enabled
+#define schedstat_enabled()	fl_schedstat_enabled()
 
 /* fair.c: optional actions of update_load_avg() */
 #define UPDATE_TG	0x1

@@ -53,6 +53,9 @@ void fl_switched_from_fair(struct rq *rq, struct task_struct *p);
 void fl_task_change_group_fair(struct task_struct *p);
 /* blocked.c */
 void fl_sched_balance_update_blocked_averages(int cpu);
+/* tick.c */
+void fl_set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void fl_task_tick_fair(struct rq *rq, struct task_struct *curr, int queued);
 /* shares.c */
 int fl___sched_group_set_shares(struct task_group *tg, unsigned long shares);
 /* offline.c */

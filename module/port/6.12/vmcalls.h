@@ -21,7 +21,11 @@
 
 #define FL_VM_CALLS(X)							\
 	/* fair.c statics, out of line (t) in vmlinux */		\
+	X(update_curr, void (struct cfs_rq *))				\
 	X(update_cfs_group, void (struct sched_entity *))		\
+	X(__dequeue_entity, void (struct cfs_rq *, struct sched_entity *)) \
+	X(task_h_load, unsigned long (struct task_struct *))		\
+	X(task_scan_start, unsigned int (struct task_struct *))	\
 	X(attach_entity_load_avg, void (struct cfs_rq *, struct sched_entity *)) \
 	X(detach_entity_load_avg, void (struct cfs_rq *, struct sched_entity *)) \
 	/* pelt.c, core.c, fair.c: global (T), not exported */		\
@@ -31,6 +35,9 @@
 	X(set_task_rq_fair, typeof(set_task_rq_fair))			\
 	X(unthrottle_cfs_rq, typeof(unthrottle_cfs_rq))			\
 	X(update_other_load_avgs, typeof(update_other_load_avgs))	\
+	X(resched_curr, typeof(resched_curr))				\
+	X(cpu_util_cfs, typeof(cpu_util_cfs))				\
+	X(__update_stats_wait_end, typeof(__update_stats_wait_end))	\
 	/* what sched.h's rq_lock*() call (compat.h renames the names) */ \
 	X(raw_spin_rq_lock_nested, void (struct rq *, int))		\
 	X(raw_spin_rq_unlock, void (struct rq *))

@@ -11,8 +11,8 @@
  * (6.7) by sched_clock_cpu() against cfs_rq->last_update_tg_load_avg.
  * The hooks read and write that same field: a publish by fairlab stamps
  * it as the kernel's own would, so that after an unpatch vmlinux's rate
- * limit continues from fairlab's last publish, and the module keeps no
- * table of its own on this kernel.
+ * limit continues from fairlab's last publish; the module's own table of
+ * publish times (pubtime.c), which 6.1 needs, is not read on this kernel.
  */
 #ifndef FAIRLAB_PORT612_TG_HOOKS_H
 #define FAIRLAB_PORT612_TG_HOOKS_H

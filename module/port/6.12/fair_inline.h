@@ -2,7 +2,8 @@
 /*
  * Inline helpers shared by the files of the 6.12 port that re-express
  * kernel/sched/fair.c of Linux 6.12.117 (Debian 6.12.117+deb12-amd64):
- * update_load_avg.h, attach.c, blocked.c, offline.c, shares.c, tick.c.
+ * update_load_avg.h, attach.c, blocked.c, enqueue.c, offline.c, shares.c,
+ * tick.c.
  *
  * As in the 6.1 port, two kinds of things live here:
  *  - fl_p612: vmlinux data the replaced functions share and that vmlinux
@@ -245,6 +246,99 @@ static inline int fl_update_cfs_rq_load_avg(u64 now, struct cfs_rq *cfs_rq)
 			   cfs_rq->last_update_time_copy,
 			   sa->last_update_time);
 	return decayed;
+}
+
+/* fair.c */
+static inline unsigned long fl_task_util(struct task_struct *p)
+{
+	return READ_ONCE(p->se.avg.util_avg);
+}
+
+/* fair.c: _task_util_est() (6.9: util_est is one unsigned int) */
+static inline unsigned long fl__task_util_est(struct task_struct *p)
+{
+	return READ_ONCE(p->se.avg.util_est) & ~UTIL_AVG_UNCHANGED;
+}
+
+/* fair.c */
+static inline unsigned long fl_task_util_est(struct task_struct *p)
+{
+	return max(fl_task_util(p), fl__task_util_est(p));
+}
+
+/* fair.c (its cpu_rq() is the runqueues of vmlinux, compat.h) */
+static inline unsigned long fl_capacity_of(int cpu)
+{
+	return cpu_rq(cpu)->cpu_capacity;
+}
+
+/* fair.c */
+#define fl_fits_capacity(cap, max)	((cap) * 1280 < (max) * 1024)
+
+/*
+ * fair.c: util_fits_cpu().  Without CONFIG_UCLAMP_TASK uclamp_is_used() is
+ * the constant false, so the function returns right after its first test;
+ * the uclamp part that follows in fair.c is unreachable in this build and
+ * is not re-expressed.
+ */
+static inline int fl_util_fits_cpu(unsigned long util,
+				   unsigned long uclamp_min,
+				   unsigned long uclamp_max,
+				   int cpu)
+{
+	unsigned long capacity = fl_capacity_of(cpu);
+	bool fits;
+
+	/*
+	 * Check if the real util fits without any uclamp boost/cap applied.
+	 */
+	fits = fl_fits_capacity(util, capacity);
+
+	BUILD_BUG_ON(IS_ENABLED(CONFIG_UCLAMP_TASK));
+	return fits;
+}
+
+/* fair.c; cpu_util_cfs() is called out of line in vmlinux */
+static inline bool fl_cpu_overutilized(int cpu)
+{
+	unsigned long  rq_util_min, rq_util_max;
+
+	if (!fl_sched_energy_enabled())
+		return false;
+
+	rq_util_min = uclamp_rq_get(cpu_rq(cpu), UCLAMP_MIN);
+	rq_util_max = uclamp_rq_get(cpu_rq(cpu), UCLAMP_MAX);
+
+	/* Return true only if the utilization doesn't fit CPU's capacity */
+	return !fl_util_fits_cpu(FL_VM(cpu_util_cfs)(cpu), rq_util_min, rq_util_max, cpu);
+}
+
+/* fair.c: overutilized value make sense only if EAS is enabled */
+static inline bool fl_is_rd_overutilized(struct root_domain *rd)
+{
+	return !fl_sched_energy_enabled() || READ_ONCE(rd->overutilized);
+}
+
+/* fair.c */
+static inline void fl_set_rd_overutilized(struct root_domain *rd, bool flag)
+{
+	if (!fl_sched_energy_enabled())
+		return;
+
+	WRITE_ONCE(rd->overutilized, flag);
+	trace_sched_overutilized_tp(rd, flag);
+}
+
+/* fair.c */
+static inline void fl_check_update_overutilized_status(struct rq *rq)
+{
+	/*
+	 * overutilized field is used for load balancing decisions only
+	 * if energy aware scheduler is being used
+	 */
+
+	if (!fl_is_rd_overutilized(rq->rd) && fl_cpu_overutilized(rq->cpu))
+		fl_set_rd_overutilized(rq->rd, 1);
 }
 
 #endif /* FAIRLAB_PORT612_FAIR_INLINE_H */

@@ -40,12 +40,16 @@ extern const struct fl_symreq *const fl_port_symtabs[];	/* NULL terminated */
 extern const struct fl_symreq fl_syms_calls[];
 extern const struct fl_symreq fl_syms_shared[];
 extern const struct fl_symreq fl_syms_offline[];
+extern const struct fl_symreq fl_syms_enqueue[];
 
 /*
  * update_load_avg.h: fl_update_load_avg(), the module's one private copy of
  * update_load_avg(), inline in the replacements below.
  */
 
+/* enqueue.c */
+void fl_enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
+void fl_enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags);
 /* attach.c */
 void fl_propagate_entity_cfs_rq(struct sched_entity *se);
 void fl_attach_entity_cfs_rq(struct sched_entity *se);

@@ -26,9 +26,16 @@
 	X(__dequeue_entity, void (struct cfs_rq *, struct sched_entity *)) \
 	X(task_h_load, unsigned long (struct task_struct *))		\
 	X(task_scan_start, unsigned int (struct task_struct *))	\
+	X(place_entity, void (struct cfs_rq *, struct sched_entity *, int)) \
+	X(__enqueue_entity, void (struct cfs_rq *, struct sched_entity *)) \
+	X(__account_cfs_rq_runtime, void (struct cfs_rq *, u64))	\
+	X(throttle_cfs_rq, bool (struct cfs_rq *))			\
+	X(requeue_delayed_entity, void (struct sched_entity *))	\
+	X(min_vruntime_cb_propagate, void (struct rb_node *, struct rb_node *)) \
+	X(hrtick_update, void (struct rq *))				\
 	X(attach_entity_load_avg, void (struct cfs_rq *, struct sched_entity *)) \
 	X(detach_entity_load_avg, void (struct cfs_rq *, struct sched_entity *)) \
-	/* pelt.c, core.c, fair.c: global (T), not exported */		\
+	/* pelt.c, core.c, fair.c, stats.c, deadline.c, printk: global (T), not exported */		\
 	X(__update_load_avg_se, typeof(__update_load_avg_se))		\
 	X(__update_load_avg_cfs_rq, typeof(__update_load_avg_cfs_rq))	\
 	X(update_rq_clock, typeof(update_rq_clock))			\
@@ -38,6 +45,15 @@
 	X(resched_curr, typeof(resched_curr))				\
 	X(cpu_util_cfs, typeof(cpu_util_cfs))				\
 	X(__update_stats_wait_end, typeof(__update_stats_wait_end))	\
+	X(__update_stats_wait_start, typeof(__update_stats_wait_start))	\
+	X(__update_stats_enqueue_sleeper,				\
+	  typeof(__update_stats_enqueue_sleeper))			\
+	X(dl_server_update_idle_time, typeof(dl_server_update_idle_time)) \
+	X(dl_server_start, typeof(dl_server_start))			\
+	X(call_trace_sched_update_nr_running,				\
+	  typeof(call_trace_sched_update_nr_running))			\
+	X(sched_can_stop_tick, typeof(sched_can_stop_tick))		\
+	X(_printk_deferred, typeof(_printk_deferred))			\
 	/* what sched.h's rq_lock*() call (compat.h renames the names) */ \
 	X(raw_spin_rq_lock_nested, void (struct rq *, int))		\
 	X(raw_spin_rq_unlock, void (struct rq *))

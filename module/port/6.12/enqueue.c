@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * enqueue_entity() and enqueue_task_fair() of Linux 6.12.117 (Debian
- * 6.12.117+deb12-amd64), kernel/sched/fair.c, re-expressed with their
- * update_load_avg() calls going to fl_update_load_avg().
+ * enqueue_entity(), enqueue_task_fair() and unthrottle_cfs_rq() of Linux
+ * 6.12.117 (Debian 6.12.117+deb12-amd64), kernel/sched/fair.c,
+ * re-expressed with their update_load_avg() calls going to
+ * fl_update_load_avg().
  *
  * 6.12 (EEVDF, delayed dequeue) differs much from the 6.1 port's
  * enqueue.c: place_entity() before and after update_cfs_group(), the
@@ -12,7 +13,9 @@
  */
 #include "update_load_avg.h"
 
-/* vmlinux data only this file needs (fl_syms_enqueue). */
+/* vmlinux functions and data only this file needs (fl_syms_enqueue). */
+static tg_visitor fl_tg_nop;		/* core.c, passed to walk_tg_tree_from() */
+static tg_visitor fl_tg_unthrottle_up;	/* fair.c, likewise */
 /* the sched_stat_* tracepoints are not exported: their keys by address */
 static struct tracepoint *fl_tp_sched_stat_wait;
 static struct tracepoint *fl_tp_sched_stat_sleep;
@@ -21,6 +24,9 @@ static struct tracepoint *fl_tp_sched_stat_blocked;
 static struct tracepoint *fl_tp_sched_stat_runtime;
 
 const struct fl_symreq fl_syms_enqueue[] = {
+	FL_SYM(fl_tg_nop, tg_nop),
+	FL_SYM(fl_tg_unthrottle_up, tg_unthrottle_up),
+	/* data */
 	FL_SYM(fl_tp_sched_stat_wait, __tracepoint_sched_stat_wait),
 	FL_SYM(fl_tp_sched_stat_sleep, __tracepoint_sched_stat_sleep),
 	FL_SYM(fl_tp_sched_stat_iowait, __tracepoint_sched_stat_iowait),
@@ -483,4 +489,121 @@ enqueue_throttle:
 	fl_assert_list_leaf_cfs_rq(rq);
 
 	FL_VM(hrtick_update)(rq);
+}
+
+/* fair.c: tg_cfs_bandwidth() */
+static inline struct cfs_bandwidth *fl_tg_cfs_bandwidth(struct task_group *tg)
+{
+	return &tg->cfs_bandwidth;
+}
+
+/* Mirrors unthrottle_cfs_rq() of Linux 6.12.117 (Debian 6.12.117+deb12-amd64), kernel/sched/fair.c. */
+/*
+ * update_rq_clock(), walk_tg_tree_from() (with vmlinux's tg_nop and
+ * tg_unthrottle_up), dl_server_start() and resched_curr() are called out
+ * of line in vmlinux; enqueue_entity() is this module's.  dequeue_entity()
+ * (for an entity still delayed) is a static call of vmlinux's, whose
+ * __fentry__ leads to the replacement once dequeue_entity is replaced
+ * too (a root of surface.txt); call the module's own directly then.
+ */
+void fl_unthrottle_cfs_rq(struct cfs_rq *cfs_rq)
+{
+	struct rq *rq = rq_of(cfs_rq);
+	struct cfs_bandwidth *cfs_b = fl_tg_cfs_bandwidth(cfs_rq->tg);
+	struct sched_entity *se;
+	long queued_delta, runnable_delta, idle_task_delta, delayed_delta;
+	long rq_h_nr_queued = rq->cfs.h_nr_queued;
+
+	se = cfs_rq->tg->se[cpu_of(rq)];
+
+	cfs_rq->throttled = 0;
+
+	FL_VM(update_rq_clock)(rq);
+
+	raw_spin_lock(&cfs_b->lock);
+	if (cfs_rq->throttled_clock) {
+		cfs_b->throttled_time += rq_clock(rq) - cfs_rq->throttled_clock;
+		cfs_rq->throttled_clock = 0;
+	}
+	list_del_rcu(&cfs_rq->throttled_list);
+	raw_spin_unlock(&cfs_b->lock);
+
+	/* update hierarchical throttle state */
+	FL_VM(walk_tg_tree_from)(cfs_rq->tg, fl_tg_nop, fl_tg_unthrottle_up, (void *)rq);
+
+	if (!cfs_rq->load.weight) {
+		if (!cfs_rq->on_list)
+			return;
+		/*
+		 * Nothing to run but something to decay (on_list)?
+		 * Complete the branch.
+		 */
+		for_each_sched_entity(se) {
+			if (fl_list_add_leaf_cfs_rq(cfs_rq_of(se)))
+				break;
+		}
+		goto unthrottle_throttle;
+	}
+
+	queued_delta = cfs_rq->h_nr_queued;
+	runnable_delta = cfs_rq->h_nr_runnable;
+	idle_task_delta = cfs_rq->idle_h_nr_running;
+	delayed_delta = cfs_rq->h_nr_delayed;
+	for_each_sched_entity(se) {
+		struct cfs_rq *qcfs_rq = cfs_rq_of(se);
+
+		/* Handle any unfinished DELAY_DEQUEUE business first. */
+		if (se->sched_delayed) {
+			int flags = DEQUEUE_SLEEP | DEQUEUE_DELAYED;
+
+			FL_VM(dequeue_entity)(qcfs_rq, se, flags);
+		} else if (se->on_rq)
+			break;
+		fl_enqueue_entity(qcfs_rq, se, ENQUEUE_WAKEUP);
+
+		if (fl_cfs_rq_is_idle(group_cfs_rq(se)))
+			idle_task_delta = cfs_rq->h_nr_queued;
+
+		qcfs_rq->h_nr_queued += queued_delta;
+		qcfs_rq->h_nr_runnable += runnable_delta;
+		qcfs_rq->idle_h_nr_running += idle_task_delta;
+		qcfs_rq->h_nr_delayed += delayed_delta;
+
+		/* end evaluation on encountering a throttled cfs_rq */
+		if (fl_cfs_rq_throttled(qcfs_rq))
+			goto unthrottle_throttle;
+	}
+
+	for_each_sched_entity(se) {
+		struct cfs_rq *qcfs_rq = cfs_rq_of(se);
+
+		fl_update_load_avg(qcfs_rq, se, UPDATE_TG, FL_SITE_UNTHROTTLE_CFS_RQ);
+		se_update_runnable(se);
+
+		if (fl_cfs_rq_is_idle(group_cfs_rq(se)))
+			idle_task_delta = cfs_rq->h_nr_queued;
+
+		qcfs_rq->h_nr_queued += queued_delta;
+		qcfs_rq->h_nr_runnable += runnable_delta;
+		qcfs_rq->idle_h_nr_running += idle_task_delta;
+		qcfs_rq->h_nr_delayed += delayed_delta;
+
+		/* end evaluation on encountering a throttled cfs_rq */
+		if (fl_cfs_rq_throttled(qcfs_rq))
+			goto unthrottle_throttle;
+	}
+
+	/* Start the fair server if un-throttling resulted in new runnable tasks */
+	if (!rq_h_nr_queued && rq->cfs.h_nr_queued)
+		FL_VM(dl_server_start)(&rq->fair_server);
+
+	/* At this point se is NULL and we are at root level*/
+	fl_add_nr_running(rq, queued_delta);
+
+unthrottle_throttle:
+	fl_assert_list_leaf_cfs_rq(rq);
+
+	/* Determine whether we need to wake up potentially idle CPU: */
+	if (rq->curr == rq->idle && rq->cfs.nr_running)
+		FL_VM(resched_curr)(rq);
 }

@@ -68,9 +68,8 @@ static inline void fl_update_sysctl(void)
 
 /*
  * fair.c: unthrottle_offline_cfs_rqs(), the cpu offline callback.
- * unthrottle_cfs_rq() is called out of line in vmlinux: a static call of
- * vmlinux's, whose __fentry__ leads to the replacement once the port
- * replaces it too (it is one of surface.txt's roots).
+ * unthrottle_cfs_rq() is called out of line in vmlinux: here the
+ * module's replacement (enqueue.c) is called directly.
  */
 static inline void fl_unthrottle_offline_cfs_rqs(struct rq *rq)
 {
@@ -104,7 +103,7 @@ static inline void fl_unthrottle_offline_cfs_rqs(struct rq *rq)
 		cfs_rq->runtime_enabled = 0;
 
 		if (fl_cfs_rq_throttled(cfs_rq))
-			FL_VM(unthrottle_cfs_rq)(cfs_rq);
+			fl_unthrottle_cfs_rq(cfs_rq);
 	}
 	rcu_read_unlock();
 

@@ -50,6 +50,7 @@ extern const struct fl_symreq fl_syms_enqueue[];
 /* enqueue.c */
 void fl_enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
 void fl_enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags);
+void fl_unthrottle_cfs_rq(struct cfs_rq *cfs_rq);
 /* attach.c */
 void fl_propagate_entity_cfs_rq(struct sched_entity *se);
 void fl_attach_entity_cfs_rq(struct sched_entity *se);

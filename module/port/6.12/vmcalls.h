@@ -33,6 +33,7 @@
 	X(requeue_delayed_entity, void (struct sched_entity *))	\
 	X(min_vruntime_cb_propagate, void (struct rb_node *, struct rb_node *)) \
 	X(hrtick_update, void (struct rq *))				\
+	X(dequeue_entity, bool (struct cfs_rq *, struct sched_entity *, int)) \
 	X(attach_entity_load_avg, void (struct cfs_rq *, struct sched_entity *)) \
 	X(detach_entity_load_avg, void (struct cfs_rq *, struct sched_entity *)) \
 	/* pelt.c, core.c, fair.c, stats.c, deadline.c, printk: global (T), not exported */		\
@@ -40,7 +41,6 @@
 	X(__update_load_avg_cfs_rq, typeof(__update_load_avg_cfs_rq))	\
 	X(update_rq_clock, typeof(update_rq_clock))			\
 	X(set_task_rq_fair, typeof(set_task_rq_fair))			\
-	X(unthrottle_cfs_rq, typeof(unthrottle_cfs_rq))			\
 	X(update_other_load_avgs, typeof(update_other_load_avgs))	\
 	X(resched_curr, typeof(resched_curr))				\
 	X(cpu_util_cfs, typeof(cpu_util_cfs))				\
@@ -54,6 +54,7 @@
 	  typeof(call_trace_sched_update_nr_running))			\
 	X(sched_can_stop_tick, typeof(sched_can_stop_tick))		\
 	X(_printk_deferred, typeof(_printk_deferred))			\
+	X(walk_tg_tree_from, typeof(walk_tg_tree_from))			\
 	/* what sched.h's rq_lock*() call (compat.h renames the names) */ \
 	X(raw_spin_rq_lock_nested, void (struct rq *, int))		\
 	X(raw_spin_rq_unlock, void (struct rq *))

@@ -42,20 +42,6 @@ static inline void fl_update_load_add(struct load_weight *lw, unsigned long inc)
 	lw->inv_weight = 0;
 }
 
-/* fair.c (CONFIG_FAIR_GROUP_SCHED) */
-static inline int fl_cfs_rq_is_idle(struct cfs_rq *cfs_rq)
-{
-	return cfs_rq->idle > 0;
-}
-
-/* fair.c (CONFIG_FAIR_GROUP_SCHED) */
-static inline int fl_se_is_idle(struct sched_entity *se)
-{
-	if (entity_is_task(se))
-		return task_has_idle_policy(task_of(se));
-	return fl_cfs_rq_is_idle(group_cfs_rq(se));
-}
-
 /* fair.c (CONFIG_NUMA_BALANCING) */
 static inline void fl_account_numa_enqueue(struct rq *rq, struct task_struct *p)
 {
@@ -283,47 +269,6 @@ static inline void fl_util_est_enqueue(struct cfs_rq *cfs_rq,
 	trace_sched_util_est_cfs_tp(cfs_rq);
 }
 
-/* fair.c: __pick_root_entity() (global in fair.c, inlined here) */
-static inline struct sched_entity *fl___pick_root_entity(struct cfs_rq *cfs_rq)
-{
-	struct rb_node *root = cfs_rq->tasks_timeline.rb_root.rb_node;
-
-	if (!root)
-		return NULL;
-
-	return rb_entry(root, struct sched_entity, run_node);
-}
-
-/* fair.c */
-static inline u64 fl_cfs_rq_min_slice(struct cfs_rq *cfs_rq)
-{
-	struct sched_entity *root = fl___pick_root_entity(cfs_rq);
-	struct sched_entity *curr = cfs_rq->curr;
-	u64 min_slice = ~0ULL;
-
-	if (curr && curr->on_rq)
-		min_slice = curr->slice;
-
-	if (root)
-		min_slice = min(min_slice, root->min_slice);
-
-	return min_slice;
-}
-
-/* sched.h (CONFIG_NO_HZ_FULL) */
-static inline void fl_sched_update_tick_dependency(struct rq *rq)
-{
-	int cpu = cpu_of(rq);
-
-	if (!tick_nohz_full_cpu(cpu))
-		return;
-
-	if (FL_VM(sched_can_stop_tick)(rq))
-		tick_nohz_dep_clear_cpu(cpu, TICK_DEP_BIT_SCHED);
-	else
-		tick_nohz_dep_set_cpu(cpu, TICK_DEP_BIT_SCHED);
-}
-
 /*
  * sched.h: add_nr_running(), re-expressed for its calls of the unexported
  * call_trace_sched_update_nr_running() and sched_can_stop_tick().
@@ -341,12 +286,6 @@ static inline void fl_add_nr_running(struct rq *rq, unsigned count)
 		set_rd_overloaded(rq->rd, 1);
 
 	fl_sched_update_tick_dependency(rq);
-}
-
-/* fair.c */
-static inline void fl_assert_list_leaf_cfs_rq(struct rq *rq)
-{
-	SCHED_WARN_ON(rq->tmp_alone_branch != &rq->leaf_cfs_rq_list);
 }
 
 /* Mirrors enqueue_task_fair() of Linux 6.12.117 (Debian 6.12.117+deb12-amd64), kernel/sched/fair.c. */
@@ -491,20 +430,12 @@ enqueue_throttle:
 	FL_VM(hrtick_update)(rq);
 }
 
-/* fair.c: tg_cfs_bandwidth() */
-static inline struct cfs_bandwidth *fl_tg_cfs_bandwidth(struct task_group *tg)
-{
-	return &tg->cfs_bandwidth;
-}
-
 /* Mirrors unthrottle_cfs_rq() of Linux 6.12.117 (Debian 6.12.117+deb12-amd64), kernel/sched/fair.c. */
 /*
  * update_rq_clock(), walk_tg_tree_from() (with vmlinux's tg_nop and
  * tg_unthrottle_up), dl_server_start() and resched_curr() are called out
- * of line in vmlinux; enqueue_entity() is this module's.  dequeue_entity()
- * (for an entity still delayed) is a static call of vmlinux's, whose
- * __fentry__ leads to the replacement once dequeue_entity is replaced
- * too (a root of surface.txt); call the module's own directly then.
+ * of line in vmlinux; enqueue_entity() and dequeue_entity() (for an
+ * entity still delayed) are this module's.
  */
 void fl_unthrottle_cfs_rq(struct cfs_rq *cfs_rq)
 {
@@ -556,7 +487,7 @@ void fl_unthrottle_cfs_rq(struct cfs_rq *cfs_rq)
 		if (se->sched_delayed) {
 			int flags = DEQUEUE_SLEEP | DEQUEUE_DELAYED;
 
-			FL_VM(dequeue_entity)(qcfs_rq, se, flags);
+			fl_dequeue_entity(qcfs_rq, se, flags);
 		} else if (se->on_rq)
 			break;
 		fl_enqueue_entity(qcfs_rq, se, ENQUEUE_WAKEUP);

@@ -2,8 +2,8 @@
 /*
  * Inline helpers shared by the files of the 6.12 port that re-express
  * kernel/sched/fair.c of Linux 6.12.117 (Debian 6.12.117+deb12-amd64):
- * update_load_avg.h, attach.c, blocked.c, enqueue.c, offline.c, shares.c,
- * tick.c.
+ * update_load_avg.h, attach.c, blocked.c, dequeue.c, enqueue.c, offline.c,
+ * shares.c, tick.c.
  *
  * As in the 6.1 port, two kinds of things live here:
  *  - fl_p612: vmlinux data the replaced functions share and that vmlinux
@@ -339,6 +339,119 @@ static inline void fl_check_update_overutilized_status(struct rq *rq)
 
 	if (!fl_is_rd_overutilized(rq->rd) && fl_cpu_overutilized(rq->cpu))
 		fl_set_rd_overutilized(rq->rd, 1);
+}
+
+/* fair.c (CONFIG_FAIR_GROUP_SCHED) */
+static inline int fl_cfs_rq_is_idle(struct cfs_rq *cfs_rq)
+{
+	return cfs_rq->idle > 0;
+}
+
+/* fair.c (CONFIG_FAIR_GROUP_SCHED) */
+static inline int fl_se_is_idle(struct sched_entity *se)
+{
+	if (entity_is_task(se))
+		return task_has_idle_policy(task_of(se));
+	return fl_cfs_rq_is_idle(group_cfs_rq(se));
+}
+
+/* fair.c: __pick_root_entity() (global in fair.c, inlined here) */
+static inline struct sched_entity *fl___pick_root_entity(struct cfs_rq *cfs_rq)
+{
+	struct rb_node *root = cfs_rq->tasks_timeline.rb_root.rb_node;
+
+	if (!root)
+		return NULL;
+
+	return rb_entry(root, struct sched_entity, run_node);
+}
+
+/* fair.c */
+static inline u64 fl_cfs_rq_min_slice(struct cfs_rq *cfs_rq)
+{
+	struct sched_entity *root = fl___pick_root_entity(cfs_rq);
+	struct sched_entity *curr = cfs_rq->curr;
+	u64 min_slice = ~0ULL;
+
+	if (curr && curr->on_rq)
+		min_slice = curr->slice;
+
+	if (root)
+		min_slice = min(min_slice, root->min_slice);
+
+	return min_slice;
+}
+
+/* sched.h (CONFIG_NO_HZ_FULL) */
+static inline void fl_sched_update_tick_dependency(struct rq *rq)
+{
+	int cpu = cpu_of(rq);
+
+	if (!tick_nohz_full_cpu(cpu))
+		return;
+
+	if (FL_VM(sched_can_stop_tick)(rq))
+		tick_nohz_dep_clear_cpu(cpu, TICK_DEP_BIT_SCHED);
+	else
+		tick_nohz_dep_set_cpu(cpu, TICK_DEP_BIT_SCHED);
+}
+
+/* fair.c */
+static inline void fl_assert_list_leaf_cfs_rq(struct rq *rq)
+{
+	SCHED_WARN_ON(rq->tmp_alone_branch != &rq->leaf_cfs_rq_list);
+}
+
+/* fair.c: tg_cfs_bandwidth() */
+static inline struct cfs_bandwidth *fl_tg_cfs_bandwidth(struct task_group *tg)
+{
+	return &tg->cfs_bandwidth;
+}
+
+/* fair.c */
+static inline void
+fl_update_stats_wait_end_fair(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	struct sched_statistics *stats;
+	struct task_struct *p = NULL;
+
+	if (!schedstat_enabled())
+		return;
+
+	stats = __schedstats_from_se(se);
+
+	/*
+	 * When the sched_schedstat changes from 0 to 1, some sched se
+	 * maybe already in the runqueue, the se->statistics.wait_start
+	 * will be 0.So it will let the delta wrong. We need to avoid this
+	 * scenario.
+	 */
+	if (unlikely(!schedstat_val(stats->wait_start)))
+		return;
+
+	if (entity_is_task(se))
+		p = task_of(se);
+
+	FL_VM(__update_stats_wait_end)(rq_of(cfs_rq), p, stats);
+}
+
+/* fair.c: __clear_buddies_next() */
+static inline void fl___clear_buddies_next(struct sched_entity *se)
+{
+	for_each_sched_entity(se) {
+		struct cfs_rq *cfs_rq = cfs_rq_of(se);
+		if (cfs_rq->next != se)
+			break;
+
+		cfs_rq->next = NULL;
+	}
+}
+
+/* fair.c (inlined in vmlinux on 6.12, out of line on 6.1) */
+static inline void fl_clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	if (cfs_rq->next == se)
+		fl___clear_buddies_next(se);
 }
 
 #endif /* FAIRLAB_PORT612_FAIR_INLINE_H */

@@ -41,6 +41,7 @@ extern const struct fl_symreq fl_syms_calls[];
 extern const struct fl_symreq fl_syms_shared[];
 extern const struct fl_symreq fl_syms_offline[];
 extern const struct fl_symreq fl_syms_enqueue[];
+extern const struct fl_symreq fl_syms_dequeue[];
 
 /*
  * update_load_avg.h: fl_update_load_avg(), the module's one private copy of
@@ -51,6 +52,9 @@ extern const struct fl_symreq fl_syms_enqueue[];
 void fl_enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
 void fl_enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags);
 void fl_unthrottle_cfs_rq(struct cfs_rq *cfs_rq);
+/* dequeue.c */
+bool fl_dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
+int fl_dequeue_entities(struct rq *rq, struct sched_entity *se, int flags);
 /* attach.c */
 void fl_propagate_entity_cfs_rq(struct sched_entity *se);
 void fl_attach_entity_cfs_rq(struct sched_entity *se);

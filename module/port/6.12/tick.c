@@ -23,52 +23,6 @@ fl_update_stats_curr_start(struct cfs_rq *cfs_rq, struct sched_entity *se)
 	se->exec_start = rq_clock_task(rq_of(cfs_rq));
 }
 
-/* fair.c */
-static inline void
-fl_update_stats_wait_end_fair(struct cfs_rq *cfs_rq, struct sched_entity *se)
-{
-	struct sched_statistics *stats;
-	struct task_struct *p = NULL;
-
-	if (!schedstat_enabled())
-		return;
-
-	stats = __schedstats_from_se(se);
-
-	/*
-	 * When the sched_schedstat changes from 0 to 1, some sched se
-	 * maybe already in the runqueue, the se->statistics.wait_start
-	 * will be 0.So it will let the delta wrong. We need to avoid this
-	 * scenario.
-	 */
-	if (unlikely(!schedstat_val(stats->wait_start)))
-		return;
-
-	if (entity_is_task(se))
-		p = task_of(se);
-
-	FL_VM(__update_stats_wait_end)(rq_of(cfs_rq), p, stats);
-}
-
-/* fair.c: __clear_buddies_next() */
-static inline void fl___clear_buddies_next(struct sched_entity *se)
-{
-	for_each_sched_entity(se) {
-		struct cfs_rq *cfs_rq = cfs_rq_of(se);
-		if (cfs_rq->next != se)
-			break;
-
-		cfs_rq->next = NULL;
-	}
-}
-
-/* fair.c (inlined in vmlinux on 6.12, out of line on 6.1) */
-static inline void fl_clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se)
-{
-	if (cfs_rq->next == se)
-		fl___clear_buddies_next(se);
-}
-
 /*
  * fair.c: HACK, stash a copy of deadline at the point of pick in vlag,
  * which isn't used until dequeue.

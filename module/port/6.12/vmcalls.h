@@ -33,10 +33,12 @@
 	X(requeue_delayed_entity, void (struct sched_entity *))	\
 	X(min_vruntime_cb_propagate, void (struct rb_node *, struct rb_node *)) \
 	X(hrtick_update, void (struct rq *))				\
-	X(dequeue_entity, bool (struct cfs_rq *, struct sched_entity *, int)) \
+	X(update_entity_lag, void (struct cfs_rq *, struct sched_entity *)) \
+	X(set_next_buddy, void (struct sched_entity *))		\
 	X(attach_entity_load_avg, void (struct cfs_rq *, struct sched_entity *)) \
 	X(detach_entity_load_avg, void (struct cfs_rq *, struct sched_entity *)) \
-	/* pelt.c, core.c, fair.c, stats.c, deadline.c, printk: global (T), not exported */		\
+	/* global (T) in pelt.c, core.c, fair.c, stats.c, deadline.c,	\
+	   delayacct.c, printk.c; not exported */			\
 	X(__update_load_avg_se, typeof(__update_load_avg_se))		\
 	X(__update_load_avg_cfs_rq, typeof(__update_load_avg_cfs_rq))	\
 	X(update_rq_clock, typeof(update_rq_clock))			\
@@ -55,6 +57,8 @@
 	X(sched_can_stop_tick, typeof(sched_can_stop_tick))		\
 	X(_printk_deferred, typeof(_printk_deferred))			\
 	X(walk_tg_tree_from, typeof(walk_tg_tree_from))			\
+	X(entity_eligible, typeof(entity_eligible))			\
+	X(__delayacct_blkio_start, typeof(__delayacct_blkio_start))	\
 	/* what sched.h's rq_lock*() call (compat.h renames the names) */ \
 	X(raw_spin_rq_lock_nested, void (struct rq *, int))		\
 	X(raw_spin_rq_unlock, void (struct rq *))

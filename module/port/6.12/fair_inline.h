@@ -2,8 +2,8 @@
 /*
  * Inline helpers shared by the files of the 6.12 port that re-express
  * kernel/sched/fair.c of Linux 6.12.117 (Debian 6.12.117+deb12-amd64):
- * update_load_avg.h, attach.c, blocked.c, dequeue.c, enqueue.c, offline.c,
- * shares.c, tick.c.
+ * update_load_avg.h, attach.c, blocked.c, dequeue.c, enqueue.c, idlest.c,
+ * offline.c, shares.c, tick.c.
  *
  * As in the 6.1 port, two kinds of things live here:
  *  - fl_p612: vmlinux data the replaced functions share and that vmlinux
@@ -296,6 +296,19 @@ static inline int fl_util_fits_cpu(unsigned long util,
 
 	BUILD_BUG_ON(IS_ENABLED(CONFIG_UCLAMP_TASK));
 	return fits;
+}
+
+/* fair.c (no CONFIG_UCLAMP_TASK: uclamp_eff_value() is a constant) */
+static inline int fl_task_fits_cpu(struct task_struct *p, int cpu)
+{
+	unsigned long uclamp_min = uclamp_eff_value(p, UCLAMP_MIN);
+	unsigned long uclamp_max = uclamp_eff_value(p, UCLAMP_MAX);
+	unsigned long util = fl_task_util_est(p);
+	/*
+	 * Return true only if the cpu fully fits the task requirements, which
+	 * include the utilization but also the performance hints.
+	 */
+	return (fl_util_fits_cpu(util, uclamp_min, uclamp_max, cpu) > 0);
 }
 
 /* fair.c; cpu_util_cfs() is called out of line in vmlinux */

@@ -43,6 +43,11 @@ extern const struct fl_symreq fl_syms_offline[];
 extern const struct fl_symreq fl_syms_enqueue[];
 extern const struct fl_symreq fl_syms_dequeue[];
 
+/* idlest.c */
+struct sched_group *fl_sched_balance_find_dst_group(struct sched_domain *sd,
+						    struct task_struct *p,
+						    int this_cpu);
+
 /*
  * update_load_avg.h: fl_update_load_avg(), the module's one private copy of
  * update_load_avg(), inline in the replacements below.

@@ -140,19 +140,6 @@ static inline void fl_task_tick_numa(struct rq *rq, struct task_struct *curr)
 	}
 }
 
-/* fair.c (no CONFIG_UCLAMP_TASK: uclamp_eff_value() is a constant) */
-static inline int fl_task_fits_cpu(struct task_struct *p, int cpu)
-{
-	unsigned long uclamp_min = uclamp_eff_value(p, UCLAMP_MIN);
-	unsigned long uclamp_max = uclamp_eff_value(p, UCLAMP_MAX);
-	unsigned long util = fl_task_util_est(p);
-	/*
-	 * Return true only if the cpu fully fits the task requirements, which
-	 * include the utilization but also the performance hints.
-	 */
-	return (fl_util_fits_cpu(util, uclamp_min, uclamp_max, cpu) > 0);
-}
-
 /* fair.c */
 static inline void fl_update_misfit_status(struct task_struct *p, struct rq *rq)
 {

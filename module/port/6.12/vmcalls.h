@@ -25,6 +25,7 @@
 	X(update_cfs_group, void (struct sched_entity *))		\
 	X(__dequeue_entity, void (struct cfs_rq *, struct sched_entity *)) \
 	X(task_h_load, unsigned long (struct task_struct *))		\
+	X(cpu_util, unsigned long (int, struct task_struct *, int, int)) \
 	X(task_scan_start, unsigned int (struct task_struct *))	\
 	X(place_entity, void (struct cfs_rq *, struct sched_entity *, int)) \
 	X(__enqueue_entity, void (struct cfs_rq *, struct sched_entity *)) \

@@ -1,0 +1,470 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Inline helpers shared by the files of the 6.12 port that re-express
+ * kernel/sched/fair.c of Linux 6.12.117 (Debian 6.12.117+deb12-amd64):
+ * update_load_avg.h, attach.c, blocked.c, dequeue.c, enqueue.c, idlest.c,
+ * offline.c, shares.c, tick.c.
+ *
+ * As in the 6.1 port, two kinds of things live here:
+ *  - fl_p612: vmlinux data the replaced functions share and that vmlinux
+ *    does not export to modules, resolved by name at init (fl_syms_shared
+ *    in vmcalls.c).  The unexported vmlinux functions they call are static
+ *    calls, FL_VM(name)() (vmcalls.h).
+ *  - re-expressions of the fair.c / sched.h inlines used by more than one
+ *    replaced function.  Each keeps its kernel name with an fl_ prefix so
+ *    that it is never mistaken for a vmlinux copy; its body is the
+ *    6.12.117 body (each compared with 6.12.117's fair.c: identical to
+ *    6.1.192's for every helper here), with only the call mechanisms
+ *    substituted (a static call for an unexported function, compat.h's
+ *    accessors for unexported static keys and data).
+ *
+ * Only what the files written so far use is here; the enqueue, dequeue,
+ * tick and blocked-averages replacements will add theirs.
+ */
+#ifndef FAIRLAB_PORT612_FAIR_INLINE_H
+#define FAIRLAB_PORT612_FAIR_INLINE_H
+
+#include "port.h"		/* compat.h, sched.h */
+#include "fairlab_abi.h"	/* FL_SITE_* */
+
+/*
+ * schedstat_enabled() is static_branch_unlikely(&sched_schedstats) in
+ * stats.h; sched_schedstats is not exported.  Redirect it (and with it
+ * schedstat_inc() & co) to the resolved key.
+ */
+#undef schedstat_enabled
+#define schedstat_enabled()	fl_schedstat_enabled()
+
+/* fair.c: optional actions of update_load_avg() */
+#define UPDATE_TG	0x1
+#define SKIP_AGE_LOAD	0x2
+#define DO_ATTACH	0x4
+#define DO_DETACH	0x8
+
+/* fair.c (CONFIG_FAIR_GROUP_SCHED): walk up scheduling entities hierarchy */
+#define for_each_sched_entity(se) \
+		for (; se; se = se->parent)
+
+/* vmlinux data shared by the port files (see above). */
+struct fl_port612 {
+	struct update_util_data __rcu * __percpu *cpufreq_update_util_data;
+};
+extern struct fl_port612 fl_p612;
+
+/* fair.c */
+static inline int fl_cfs_rq_throttled(struct cfs_rq *cfs_rq)
+{
+	return fl_cfs_bandwidth_used() && cfs_rq->throttled;
+}
+
+/* fair.c: check whether cfs_rq, or any parent, is throttled */
+static inline int fl_throttled_hierarchy(struct cfs_rq *cfs_rq)
+{
+	return fl_cfs_bandwidth_used() && cfs_rq->throttle_count;
+}
+
+/* fair.c (CONFIG_FAIR_GROUP_SCHED) */
+static inline bool fl_list_add_leaf_cfs_rq(struct cfs_rq *cfs_rq)
+{
+	struct rq *rq = rq_of(cfs_rq);
+	int cpu = cpu_of(rq);
+
+	if (cfs_rq->on_list)
+		return rq->tmp_alone_branch == &rq->leaf_cfs_rq_list;
+
+	cfs_rq->on_list = 1;
+
+	/*
+	 * Ensure we either appear before our parent (if already
+	 * enqueued) or force our parent to appear after us when it is
+	 * enqueued. The fact that we always enqueue bottom-up
+	 * reduces this to two cases and a special case for the root
+	 * cfs_rq. Furthermore, it also means that we will always reset
+	 * tmp_alone_branch either when the branch is connected
+	 * to a tree or when we reach the top of the tree
+	 */
+	if (cfs_rq->tg->parent &&
+	    cfs_rq->tg->parent->cfs_rq[cpu]->on_list) {
+		/*
+		 * If parent is already on the list, we add the child
+		 * just before. Thanks to circular linked property of
+		 * the list, this means to put the child at the tail
+		 * of the list that starts by parent.
+		 */
+		list_add_tail_rcu(&cfs_rq->leaf_cfs_rq_list,
+			&(cfs_rq->tg->parent->cfs_rq[cpu]->leaf_cfs_rq_list));
+		/*
+		 * The branch is now connected to its tree so we can
+		 * reset tmp_alone_branch to the beginning of the
+		 * list.
+		 */
+		rq->tmp_alone_branch = &rq->leaf_cfs_rq_list;
+		return true;
+	}
+
+	if (!cfs_rq->tg->parent) {
+		/*
+		 * cfs rq without parent should be put
+		 * at the tail of the list.
+		 */
+		list_add_tail_rcu(&cfs_rq->leaf_cfs_rq_list,
+			&rq->leaf_cfs_rq_list);
+		/*
+		 * We have reach the top of a tree so we can reset
+		 * tmp_alone_branch to the beginning of the list.
+		 */
+		rq->tmp_alone_branch = &rq->leaf_cfs_rq_list;
+		return true;
+	}
+
+	/*
+	 * The parent has not already been added so we want to
+	 * make sure that it will be put after us.
+	 * tmp_alone_branch points to the begin of the branch
+	 * where we will add parent.
+	 */
+	list_add_rcu(&cfs_rq->leaf_cfs_rq_list, rq->tmp_alone_branch);
+	/*
+	 * update tmp_alone_branch to points to the new begin
+	 * of the branch
+	 */
+	rq->tmp_alone_branch = &cfs_rq->leaf_cfs_rq_list;
+	return false;
+}
+
+/*
+ * sched.h: cpufreq_update_util(), with the per-CPU cpufreq_update_util_data
+ * (not exported) reached through its resolved address.
+ */
+static inline void fl_cpufreq_update_util(struct rq *rq, unsigned int flags)
+{
+	struct update_util_data *data;
+
+	data = rcu_dereference_sched(*per_cpu_ptr(fl_p612.cpufreq_update_util_data,
+						  cpu_of(rq)));
+	if (data)
+		data->func(data, rq_clock(rq), flags);
+}
+
+/* fair.c: add_positive(), signed add and clamp on underflow. */
+#define fl_add_positive(_ptr, _val) do {                        \
+	typeof(_ptr) ptr = (_ptr);                              \
+	typeof(_val) val = (_val);                              \
+	typeof(*ptr) res, var = READ_ONCE(*ptr);                \
+								\
+	res = var + val;                                        \
+								\
+	if (val < 0 && res > var)                               \
+		res = 0;                                        \
+								\
+	WRITE_ONCE(*ptr, res);                                  \
+} while (0)
+
+/* fair.c: sub_positive(), unsigned subtract and clamp on underflow. */
+#define fl_sub_positive(_ptr, _val) do {			\
+	typeof(_ptr) ptr = (_ptr);				\
+	typeof(*ptr) val = (_val);				\
+	typeof(*ptr) res, var = READ_ONCE(*ptr);		\
+	res = var - val;					\
+	if (res > var)						\
+		res = 0;					\
+	WRITE_ONCE(*ptr, res);					\
+} while (0)
+
+/* fair.c */
+static inline void fl_add_tg_cfs_propagate(struct cfs_rq *cfs_rq,
+					   long runnable_sum)
+{
+	cfs_rq->propagate = 1;
+	cfs_rq->prop_runnable_sum += runnable_sum;
+}
+
+/*
+ * fair.c: update_cfs_rq_load_avg() - update the cfs_rq's load/util averages
+ * (inlined in update_load_avg() and __update_blocked_fair()).
+ *
+ * Return: true if the load decayed or we removed load.
+ */
+static inline int fl_update_cfs_rq_load_avg(u64 now, struct cfs_rq *cfs_rq)
+{
+	unsigned long removed_load = 0, removed_util = 0, removed_runnable = 0;
+	struct sched_avg *sa = &cfs_rq->avg;
+	int decayed = 0;
+
+	if (cfs_rq->removed.nr) {
+		unsigned long r;
+		u32 divider = get_pelt_divider(&cfs_rq->avg);
+
+		raw_spin_lock(&cfs_rq->removed.lock);
+		swap(cfs_rq->removed.util_avg, removed_util);
+		swap(cfs_rq->removed.load_avg, removed_load);
+		swap(cfs_rq->removed.runnable_avg, removed_runnable);
+		cfs_rq->removed.nr = 0;
+		raw_spin_unlock(&cfs_rq->removed.lock);
+
+		r = removed_load;
+		fl_sub_positive(&sa->load_avg, r);
+		fl_sub_positive(&sa->load_sum, r * divider);
+		/* See sa->util_sum below */
+		sa->load_sum = max_t(u32, sa->load_sum, sa->load_avg * PELT_MIN_DIVIDER);
+
+		r = removed_util;
+		fl_sub_positive(&sa->util_avg, r);
+		fl_sub_positive(&sa->util_sum, r * divider);
+		/*
+		 * Because of rounding, se->util_sum might ends up being +1 more than
+		 * cfs->util_sum. Although this is not a problem by itself, detaching
+		 * a lot of tasks with the rounding problem between 2 updates of
+		 * util_avg (~1ms) can make cfs->util_sum becoming null whereas
+		 * cfs_util_avg is not.
+		 * Check that util_sum is still above its lower bound for the new
+		 * util_avg. Given that period_contrib might have moved since the last
+		 * sync, we are only sure that util_sum must be above or equal to
+		 *    util_avg * minimum possible divider
+		 */
+		sa->util_sum = max_t(u32, sa->util_sum, sa->util_avg * PELT_MIN_DIVIDER);
+
+		r = removed_runnable;
+		fl_sub_positive(&sa->runnable_avg, r);
+		fl_sub_positive(&sa->runnable_sum, r * divider);
+		/* See sa->util_sum above */
+		sa->runnable_sum = max_t(u32, sa->runnable_sum,
+					      sa->runnable_avg * PELT_MIN_DIVIDER);
+
+		/*
+		 * removed_runnable is the unweighted version of removed_load so we
+		 * can use it to estimate removed_load_sum.
+		 */
+		fl_add_tg_cfs_propagate(cfs_rq,
+			-(long)(removed_runnable * divider) >> SCHED_CAPACITY_SHIFT);
+
+		decayed = 1;
+	}
+
+	decayed |= FL_VM(__update_load_avg_cfs_rq)(now, cfs_rq);
+	u64_u32_store_copy(sa->last_update_time,
+			   cfs_rq->last_update_time_copy,
+			   sa->last_update_time);
+	return decayed;
+}
+
+/* fair.c */
+static inline unsigned long fl_task_util(struct task_struct *p)
+{
+	return READ_ONCE(p->se.avg.util_avg);
+}
+
+/* fair.c: _task_util_est() (6.9: util_est is one unsigned int) */
+static inline unsigned long fl__task_util_est(struct task_struct *p)
+{
+	return READ_ONCE(p->se.avg.util_est) & ~UTIL_AVG_UNCHANGED;
+}
+
+/* fair.c */
+static inline unsigned long fl_task_util_est(struct task_struct *p)
+{
+	return max(fl_task_util(p), fl__task_util_est(p));
+}
+
+/* fair.c (its cpu_rq() is the runqueues of vmlinux, compat.h) */
+static inline unsigned long fl_capacity_of(int cpu)
+{
+	return cpu_rq(cpu)->cpu_capacity;
+}
+
+/* fair.c */
+#define fl_fits_capacity(cap, max)	((cap) * 1280 < (max) * 1024)
+
+/*
+ * fair.c: util_fits_cpu().  Without CONFIG_UCLAMP_TASK uclamp_is_used() is
+ * the constant false, so the function returns right after its first test;
+ * the uclamp part that follows in fair.c is unreachable in this build and
+ * is not re-expressed.
+ */
+static inline int fl_util_fits_cpu(unsigned long util,
+				   unsigned long uclamp_min,
+				   unsigned long uclamp_max,
+				   int cpu)
+{
+	unsigned long capacity = fl_capacity_of(cpu);
+	bool fits;
+
+	/*
+	 * Check if the real util fits without any uclamp boost/cap applied.
+	 */
+	fits = fl_fits_capacity(util, capacity);
+
+	BUILD_BUG_ON(IS_ENABLED(CONFIG_UCLAMP_TASK));
+	return fits;
+}
+
+/* fair.c (no CONFIG_UCLAMP_TASK: uclamp_eff_value() is a constant) */
+static inline int fl_task_fits_cpu(struct task_struct *p, int cpu)
+{
+	unsigned long uclamp_min = uclamp_eff_value(p, UCLAMP_MIN);
+	unsigned long uclamp_max = uclamp_eff_value(p, UCLAMP_MAX);
+	unsigned long util = fl_task_util_est(p);
+	/*
+	 * Return true only if the cpu fully fits the task requirements, which
+	 * include the utilization but also the performance hints.
+	 */
+	return (fl_util_fits_cpu(util, uclamp_min, uclamp_max, cpu) > 0);
+}
+
+/* fair.c; cpu_util_cfs() is called out of line in vmlinux */
+static inline bool fl_cpu_overutilized(int cpu)
+{
+	unsigned long  rq_util_min, rq_util_max;
+
+	if (!fl_sched_energy_enabled())
+		return false;
+
+	rq_util_min = uclamp_rq_get(cpu_rq(cpu), UCLAMP_MIN);
+	rq_util_max = uclamp_rq_get(cpu_rq(cpu), UCLAMP_MAX);
+
+	/* Return true only if the utilization doesn't fit CPU's capacity */
+	return !fl_util_fits_cpu(FL_VM(cpu_util_cfs)(cpu), rq_util_min, rq_util_max, cpu);
+}
+
+/* fair.c: overutilized value make sense only if EAS is enabled */
+static inline bool fl_is_rd_overutilized(struct root_domain *rd)
+{
+	return !fl_sched_energy_enabled() || READ_ONCE(rd->overutilized);
+}
+
+/* fair.c */
+static inline void fl_set_rd_overutilized(struct root_domain *rd, bool flag)
+{
+	if (!fl_sched_energy_enabled())
+		return;
+
+	WRITE_ONCE(rd->overutilized, flag);
+	trace_sched_overutilized_tp(rd, flag);
+}
+
+/* fair.c */
+static inline void fl_check_update_overutilized_status(struct rq *rq)
+{
+	/*
+	 * overutilized field is used for load balancing decisions only
+	 * if energy aware scheduler is being used
+	 */
+
+	if (!fl_is_rd_overutilized(rq->rd) && fl_cpu_overutilized(rq->cpu))
+		fl_set_rd_overutilized(rq->rd, 1);
+}
+
+/* fair.c (CONFIG_FAIR_GROUP_SCHED) */
+static inline int fl_cfs_rq_is_idle(struct cfs_rq *cfs_rq)
+{
+	return cfs_rq->idle > 0;
+}
+
+/* fair.c (CONFIG_FAIR_GROUP_SCHED) */
+static inline int fl_se_is_idle(struct sched_entity *se)
+{
+	if (entity_is_task(se))
+		return task_has_idle_policy(task_of(se));
+	return fl_cfs_rq_is_idle(group_cfs_rq(se));
+}
+
+/* fair.c: __pick_root_entity() (global in fair.c, inlined here) */
+static inline struct sched_entity *fl___pick_root_entity(struct cfs_rq *cfs_rq)
+{
+	struct rb_node *root = cfs_rq->tasks_timeline.rb_root.rb_node;
+
+	if (!root)
+		return NULL;
+
+	return rb_entry(root, struct sched_entity, run_node);
+}
+
+/* fair.c */
+static inline u64 fl_cfs_rq_min_slice(struct cfs_rq *cfs_rq)
+{
+	struct sched_entity *root = fl___pick_root_entity(cfs_rq);
+	struct sched_entity *curr = cfs_rq->curr;
+	u64 min_slice = ~0ULL;
+
+	if (curr && curr->on_rq)
+		min_slice = curr->slice;
+
+	if (root)
+		min_slice = min(min_slice, root->min_slice);
+
+	return min_slice;
+}
+
+/* sched.h (CONFIG_NO_HZ_FULL) */
+static inline void fl_sched_update_tick_dependency(struct rq *rq)
+{
+	int cpu = cpu_of(rq);
+
+	if (!tick_nohz_full_cpu(cpu))
+		return;
+
+	if (FL_VM(sched_can_stop_tick)(rq))
+		tick_nohz_dep_clear_cpu(cpu, TICK_DEP_BIT_SCHED);
+	else
+		tick_nohz_dep_set_cpu(cpu, TICK_DEP_BIT_SCHED);
+}
+
+/* fair.c */
+static inline void fl_assert_list_leaf_cfs_rq(struct rq *rq)
+{
+	SCHED_WARN_ON(rq->tmp_alone_branch != &rq->leaf_cfs_rq_list);
+}
+
+/* fair.c: tg_cfs_bandwidth() */
+static inline struct cfs_bandwidth *fl_tg_cfs_bandwidth(struct task_group *tg)
+{
+	return &tg->cfs_bandwidth;
+}
+
+/* fair.c */
+static inline void
+fl_update_stats_wait_end_fair(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	struct sched_statistics *stats;
+	struct task_struct *p = NULL;
+
+	if (!schedstat_enabled())
+		return;
+
+	stats = __schedstats_from_se(se);
+
+	/*
+	 * When the sched_schedstat changes from 0 to 1, some sched se
+	 * maybe already in the runqueue, the se->statistics.wait_start
+	 * will be 0.So it will let the delta wrong. We need to avoid this
+	 * scenario.
+	 */
+	if (unlikely(!schedstat_val(stats->wait_start)))
+		return;
+
+	if (entity_is_task(se))
+		p = task_of(se);
+
+	FL_VM(__update_stats_wait_end)(rq_of(cfs_rq), p, stats);
+}
+
+/* fair.c: __clear_buddies_next() */
+static inline void fl___clear_buddies_next(struct sched_entity *se)
+{
+	for_each_sched_entity(se) {
+		struct cfs_rq *cfs_rq = cfs_rq_of(se);
+		if (cfs_rq->next != se)
+			break;
+
+		cfs_rq->next = NULL;
+	}
+}
+
+/* fair.c (inlined in vmlinux on 6.12, out of line on 6.1) */
+static inline void fl_clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	if (cfs_rq->next == se)
+		fl___clear_buddies_next(se);
+}
+
+#endif /* FAIRLAB_PORT612_FAIR_INLINE_H */

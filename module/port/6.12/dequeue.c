@@ -72,7 +72,7 @@ fl_update_stats_dequeue_fair(struct cfs_rq *cfs_rq, struct sched_entity *se, int
 		struct task_struct *tsk = task_of(se);
 		unsigned int state;
 
-		/* XXX racy against TTWU */
+		/* fair.c 6.12.117 notes: racy against TTWU */
 		state = READ_ONCE(tsk->__state);
 		if (state & TASK_INTERRUPTIBLE)
 			__schedstat_set(tsk->stats.sleep_start,

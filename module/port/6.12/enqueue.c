@@ -212,14 +212,14 @@ void fl_enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags
 			   FL_SITE_ENQUEUE_ENTITY);
 	se_update_runnable(se);
 	/*
-	 * XXX update_load_avg() above will have attached us to the pelt sum;
+	 * (fair.c 6.12.117) update_load_avg() above will have attached us to the pelt sum;
 	 * but update_cfs_group() here will re-adjust the weight and have to
 	 * undo/redo all that. Seems wasteful.
 	 */
 	FL_VM(update_cfs_group)(se);
 
 	/*
-	 * XXX now that the entity has been re-weighted, and it's lag adjusted,
+	 * (fair.c 6.12.117) now that the entity has been re-weighted, and it's lag adjusted,
 	 * we can place the entity.
 	 */
 	if (!curr)

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The module's one private copy of update_load_avg() of Linux 6.1.192
- * (Debian 6.1.0-57-amd64), kernel/sched/fair.c, and of what it inlines.
+ * The module's one private copy of update_load_avg() of kernel/sched/fair.c,
+ * and of what it inlines, shared by the ports: update_load_avg() and the
+ * propagate/update_tg_cfs_* helpers are the same, body by body, in Linux
+ * 6.1.192 (Debian 6.1.0-57-amd64) and 6.12.117 (Debian 6.12.117+deb12-amd64).
+ * A port whose kernel changed them keeps its own copy in its directory,
+ * which the include path searches first.
  *
  * In vmlinux update_load_avg() is `static inline`, hence notrace: klp cannot
  * patch it.  It holds three of the copies of update_tg_load_avg(); here each
@@ -10,12 +14,12 @@
  * fl_update_load_avg() with the site (enum fl_site) of its call.
  *
  * Always inline: vmlinux calls its update_load_avg() out of line, about
- * seven times per context switch; inlined into the replacements, the call,
+ * seven times per context switch on 6.1; inlined into the replacements, the call,
  * the register saves and the site argument disappear, which pays back part
  * of what klp's ftrace hop costs on entry to a replaced function.
  */
-#ifndef FAIRLAB_PORT61_UPDATE_LOAD_AVG_H
-#define FAIRLAB_PORT61_UPDATE_LOAD_AVG_H
+#ifndef FAIRLAB_PORT_UPDATE_LOAD_AVG_H
+#define FAIRLAB_PORT_UPDATE_LOAD_AVG_H
 
 #include "fair_inline.h"
 
@@ -208,7 +212,7 @@ static inline int fl_propagate_entity_load_avg(struct sched_entity *se)
 	return 1;
 }
 
-/* Mirrors update_load_avg() of Linux 6.1.192 (Debian 6.1.0-57-amd64), kernel/sched/fair.c. */
+/* Mirrors update_load_avg() of Linux 6.1.192 and 6.12.117 (the same body), kernel/sched/fair.c. */
 /*
  * Update task and its cfs_rq load average.  The three update_tg_load_avg()
  * calls become fl_tg_update(cfs_rq, site).  attach_entity_load_avg(),
@@ -259,4 +263,4 @@ fl_update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags,
 	}
 }
 
-#endif /* FAIRLAB_PORT61_UPDATE_LOAD_AVG_H */
+#endif /* FAIRLAB_PORT_UPDATE_LOAD_AVG_H */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Make kernel/sched/sched.h usable from a module on Debian
- * 6.12.117+deb12-amd64 (upstream 6.12.117).
+ * Make kernel/sched/sched.h usable from a module, on every ported kernel
+ * (Debian 6.1.0-57 and 6.12.117+deb12: the same redirections serve both).
  *
  * Include as the first thing in a port file:  #include "compat.h"
  *
@@ -16,12 +16,12 @@
  * it only reaches through a pointer (jump labels are fixed at module load),
  * so keys are read with fl_static_key_on().
  */
-#ifndef FAIRLAB_PORT612_COMPAT_H
-#define FAIRLAB_PORT612_COMPAT_H
+#ifndef FAIRLAB_PORT_COMPAT_H
+#define FAIRLAB_PORT_COMPAT_H
 
 #include <linux/sched/cputime.h>	/* sched.h needs it first */
-#include <linux/mmu_context.h>		/* 6.12's sched.h: switch_mm_cid() & co */
 #include <linux/static_call.h>
+#include <linux/mmu_context.h>		/* 6.12's sched.h: switch_mm_cid() & co */
 
 /*
  * Out-of-line, unexported vmlinux functions that sched.h's own inlines
@@ -127,4 +127,4 @@ struct fl_symreq {
 #define FL_SYM_CALL(call, name) \
 	{ name, NULL, &STATIC_CALL_KEY(call), STATIC_CALL_TRAMP_ADDR(call) }
 
-#endif /* FAIRLAB_PORT612_COMPAT_H */
+#endif /* FAIRLAB_PORT_COMPAT_H */

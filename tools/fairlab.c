@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fairlab: analyzer of fairlab:* trace-cmd recordings.  Dispatches to the
- * report, compare and plot subcommands (cmd_*.c).
+ * report, compare, plot, whatif and record subcommands (cmd_*.c).
  */
 #include <stdio.h>
 #include <string.h>
@@ -25,6 +25,7 @@ static void usage(FILE *f)
 "  plot FILE... -o DIR         error and writes/s over time, Pareto plot (PNG, SVG)\n"
 "  whatif FILE                 the recording replayed under every policy: figures,\n"
 "                              Pareto frontier\n"
+"  record [-- CMD]             record the fairlab:* events on this machine (root)\n"
 "  help [COMMAND]              this text, or a command's (same as COMMAND --help)\n"
 "\n"
 "Every command takes --json or --csv instead of text, and --help.\n"
@@ -77,6 +78,8 @@ int main(int argc, char **argv)
 		return cmd_plot(argc, argv);
 	if (!strcmp(cmd, "whatif"))
 		return cmd_whatif(argc, argv);
+	if (!strcmp(cmd, "record"))
+		return cmd_record(argc, argv);
 	fl_error("unknown command '%s' (see fairlab --help)", cmd);
 	return FL_EXIT_USAGE;
 }

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fairlab record: one recording of the fairlab:* events on this machine,
+ * made as `make demo` makes them (recorder.h), optionally under a policy.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "cli.h"
+#include "live.h"
+#include "recorder.h"
+
+static void help(FILE *f)
+{
+	fputs(
+"usage: fairlab record [-o FILE] [--policy P] [--idlest] [--duration S]\n"
+"                      [--allow-lost] [-b KB] [-e EVENT]... [-- CMD [ARG]...]\n"
+"\n"
+"Records every fairlab:* event on this machine while CMD runs (or for S\n"
+"seconds, or until Ctrl-C), the way `make demo` does in its VM. Needs root,\n"
+"a supported kernel build, and fairlab_trace.ko and fairlab.ko loaded with\n"
+"the livepatch transition done (it says what to run otherwise).\n"
+"\n"
+"It runs `trace-cmd record -C mono` as a child process (a global clock: the\n"
+"one tg_audit's snap_ns is read on), writes 1 to /sys/kernel/fairlab/describe\n"
+"once tracing is on (tg_info, cpu_topology), runs the workload, writes 1 to\n"
+"audit_emit (a closing tg_audit), stops trace-cmd, reads the file back and\n"
+"prints one line: records, lost events, file size.\n"
+"\n"
+"options:\n"
+"  -o, --output FILE   the recording (default fairlab.dat)\n"
+"  -p, --policy P      switch tg_policy to P before recording, and back to\n"
+"                      the previous policy afterwards\n"
+"      --idlest        --policy switches idlest_policy instead\n"
+"  -d, --duration S    stop after S seconds (CMD is then sent SIGINT)\n"
+"      --allow-lost    keep a recording that lost events with exit status 0\n"
+"                      (default: lost events are an error, exit 1; the file\n"
+"                      is kept either way)\n"
+"  -b, --buffer KB     trace buffer per CPU (default: 32768, less when a\n"
+"                      quarter of MemAvailable divided by the CPUs is smaller)\n"
+"  -e, --event EVENT   record EVENT instead of fairlab (repeatable), e.g.\n"
+"                      -e fairlab:pick_idlest -e fairlab:tg_info\n"
+"  -h, --help          this text\n"
+"\n"
+"Leaves behind FILE only (FILE.record.log, trace-cmd's output, is kept if\n"
+"trace-cmd fails); the policy is restored.\n"
+"\n"
+"examples:\n"
+"  sudo fairlab record -o stock.dat -- hackbench -g 8 -l 1000\n"
+"  sudo fairlab record --policy relative:8 --duration 10 -o rel8.dat\n"
+"  fairlab report rel8.dat\n"
+"\n"
+"Exit status: 0 recorded; 1 not recorded, lost events, or CMD failed (the\n"
+"file is kept); 2 a bad command line; 130 interrupted (the file is kept).\n",
+	      f);
+}
+
+#define MAX_EVENTS 16
+
+int cmd_record(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "policy", required_argument, NULL, 'p' },
+		{ "idlest", no_argument, NULL, 'I' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "allow-lost", no_argument, NULL, 'L' },
+		{ "buffer", required_argument, NULL, 'b' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *events[MAX_EVENTS];
+	struct fl_rec_opts o = { .out = "fairlab.dat", .events = events };
+	struct fl_rec_result res;
+	enum fl_knob knob = FL_KNOB_TG;
+	const char *policy = NULL;
+	char prev[128];
+	bool allow_lost = false;
+	int c, ret;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+o:p:d:b:e:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			o.out = optarg;
+			break;
+		case 'p':
+			policy = optarg;
+			break;
+		case 'I':
+			knob = FL_KNOB_IDLEST;
+			break;
+		case 'd':
+			if (fl_parse_positive(optarg, "--duration", &o.duration))
+				return FL_EXIT_USAGE;
+			break;
+		case 'L':
+			allow_lost = true;
+			break;
+		case 'b':
+			if (fl_parse_long(optarg, 64, 4L << 20, "--buffer (KB)", &o.buf_kb))
+				return FL_EXIT_USAGE;
+			break;
+		case 'e':
+			if (o.nevents == MAX_EVENTS) {
+				fl_error("record: at most %d -e options", MAX_EVENTS);
+				return FL_EXIT_USAGE;
+			}
+			events[o.nevents++] = optarg;
+			break;
+		case 'h':
+			help(stdout);
+			return FL_EXIT_OK;
+		default:
+			fl_error("see fairlab record --help");
+			return FL_EXIT_USAGE;
+		}
+	}
+	if (knob == FL_KNOB_IDLEST && !policy) {
+		fl_error("record: --idlest says which policy --policy switches: give --policy too");
+		return FL_EXIT_USAGE;
+	}
+	if (optind < argc && strcmp(argv[optind - 1], "--")) {
+		fl_error("record: '%s': the command to run goes after -- (fairlab record [options] -- CMD ...)",
+			 argv[optind]);
+		return FL_EXIT_USAGE;
+	}
+	if (optind < argc)
+		o.cmd = argv + optind;
+
+	if (fl_live_check())
+		return FL_EXIT_FAIL;
+	if (policy && (fl_policy_get(knob, prev, sizeof(prev)) ||
+		       fl_policy_set(knob, policy)))
+		return FL_EXIT_FAIL;
+	fl_rec_catch_signals();
+	if (!o.cmd && !o.duration)
+		fprintf(stderr, "fairlab record: recording to %s; Ctrl-C stops\n", o.out);
+	ret = fl_record(&o, &res) ? FL_EXIT_FAIL : FL_EXIT_OK;
+	if (policy && fl_policy_set(knob, prev))
+		ret = FL_EXIT_FAIL;
+	else if (policy)
+		fprintf(stderr, "fairlab record: %s_policy restored to %s\n",
+			fl_knob_kind(knob), prev);
+	if (ret)
+		return ret;
+	if (res.lost && !allow_lost) {
+		fl_error("%s: %llu events lost: its figures undercount; raise --buffer (per CPU) or record less (-e), or keep it with --allow-lost",
+			 o.out, res.lost);
+		return FL_EXIT_FAIL;
+	}
+	if (o.cmd && res.cmd_status && !res.interrupted) {
+		if (WIFEXITED(res.cmd_status))
+			fl_error("%s exited with status %d (the recording is kept)", o.cmd[0],
+				 WEXITSTATUS(res.cmd_status));
+		else
+			fl_error("%s was killed by signal %d (the recording is kept)", o.cmd[0],
+				 WTERMSIG(res.cmd_status));
+		return FL_EXIT_FAIL;
+	}
+	/* a Ctrl-C with no command and no duration is how it is meant to end */
+	return res.interrupted && (o.cmd || o.duration) ? 130 : FL_EXIT_OK;
+}

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The running kernel's side of a recording (see live.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "live.h"
+
+#define MOD_DIR		"/sys/module"
+#define PARAM_DIR	"/sys/module/fairlab/parameters"
+#define LP_DIR		"/sys/kernel/livepatch/fairlab"
+#define FL_SYSFS	"/sys/kernel/fairlab"
+#define LOAD_HINT	"insmod fairlab_trace.ko; insmod fairlab.ko (built by `make`, in build/kmod/<release>/module/)"
+
+const char *fl_knob_kind(enum fl_knob k)
+{
+	return k == FL_KNOB_IDLEST ? "idlest" : "tg";
+}
+
+static const char *param_path(enum fl_knob k)
+{
+	return k == FL_KNOB_IDLEST ? PARAM_DIR "/idlest_policy" :
+				     PARAM_DIR "/tg_policy";
+}
+
+/* The first line of @path without its newline; 0 or -errno. */
+static int read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	int err = 0;
+
+	if (!f)
+		return -errno;
+	if (!fgets(buf, (int)len, f))
+		err = ferror(f) ? -EIO : -ENODATA;
+	fclose(f);
+	if (!err)
+		buf[strcspn(buf, "\n")] = '\0';
+	return err;
+}
+
+/* Writes @s to a sysfs file in one write(); 0 or -errno. */
+static int write_str(const char *path, const char *s)
+{
+	FILE *f = fopen(path, "w");
+	int err = 0;
+
+	if (!f)
+		return -errno;
+	if (fputs(s, f) == EOF || fflush(f))
+		err = -errno;
+	if (fclose(f) && !err)
+		err = -errno;
+	return err;
+}
+
+const char *fl_tracefs(void)
+{
+	if (!access("/sys/kernel/tracing/events", F_OK))
+		return "/sys/kernel/tracing";
+	if (!access("/sys/kernel/debug/tracing/events", F_OK))
+		return "/sys/kernel/debug/tracing";
+	return NULL;
+}
+
+int fl_live_check(void)
+{
+	char buf[64], path[256];
+	const char *tfs;
+	int i;
+
+	if (geteuid() != 0) {
+		fl_error("recording needs root (tracefs, the fairlab sysfs files): run it with sudo");
+		return -1;
+	}
+	if (access(MOD_DIR "/fairlab_trace", F_OK)) {
+		fl_error("fairlab_trace.ko is not loaded (no " MOD_DIR "/fairlab_trace): " LOAD_HINT);
+		return -1;
+	}
+	if (access(MOD_DIR "/fairlab", F_OK) || access(PARAM_DIR, F_OK)) {
+		fl_error("fairlab.ko is not loaded (no " MOD_DIR "/fairlab): " LOAD_HINT);
+		return -1;
+	}
+	if (read_line(LP_DIR "/enabled", buf, sizeof(buf)) || strcmp(buf, "1")) {
+		fl_error("the fairlab livepatch is not enabled (" LP_DIR "/enabled): unload it (rmmod fairlab) and load it again: " LOAD_HINT);
+		return -1;
+	}
+	/* the kernel retries the transition once a second: give it 15 s */
+	for (i = 0; i <= 150; i++) {
+		if (read_line(LP_DIR "/transition", buf, sizeof(buf))) {
+			fl_error("cannot read " LP_DIR "/transition: %s", strerror(errno));
+			return -1;
+		}
+		if (!strcmp(buf, "0"))
+			break;
+		if (i == 150) {
+			fl_error("the fairlab livepatch transition is not done after 15 s (" LP_DIR "/transition reads 1): some task has not been patched yet; wait and retry, and see dmesg");
+			return -1;
+		}
+		nanosleep(&(struct timespec){ .tv_nsec = 100000000 }, NULL);
+	}
+	tfs = fl_tracefs();
+	if (!tfs) {
+		fl_error("tracefs is not mounted: mount -t tracefs nodev /sys/kernel/tracing");
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/events/fairlab", tfs);
+	if (access(path, F_OK)) {
+		fl_error("%s is missing: fairlab_trace.ko is loaded but its events are not in tracefs (dmesg says why)", path);
+		return -1;
+	}
+	return 0;
+}
+
+int fl_policy_get(enum fl_knob k, char *buf, size_t len)
+{
+	int err = read_line(param_path(k), buf, len);
+
+	if (err) {
+		fl_error("cannot read %s: %s", param_path(k), strerror(-err));
+		return -1;
+	}
+	return 0;
+}
+
+int fl_policy_set(enum fl_knob k, const char *policy)
+{
+	char line[128];
+	int err;
+
+	if (snprintf(line, sizeof(line), "%s\n", policy) >= (int)sizeof(line)) {
+		fl_error("policy '%s' is too long", policy);
+		return -1;
+	}
+	err = write_str(param_path(k), line);
+	if (err) {
+		fl_error("fairlab.ko refused %s_policy '%s' (%s): dmesg says why",
+			 fl_knob_kind(k), policy, strerror(-err));
+		return -1;
+	}
+	return 0;
+}
+
+static int trigger(const char *file)
+{
+	char path[128];
+	int err;
+
+	snprintf(path, sizeof(path), FL_SYSFS "/%s", file);
+	err = write_str(path, "1\n");
+	if (err) {
+		fl_error("writing 1 to %s failed: %s", path, strerror(-err));
+		return -1;
+	}
+	return 0;
+}
+
+int fl_live_describe(void)
+{
+	return trigger("describe");
+}
+
+int fl_live_audit(void)
+{
+	return trigger("audit_emit");
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The running kernel's side of a recording (fairlab record, experiment):
+ * are fairlab.ko and fairlab_trace.ko loaded and the patch transition
+ * done; the active policies through sysfs; the describe and audit
+ * triggers.  Every function prints its own error (naming what to run).
+ */
+#ifndef FL_LIVE_H
+#define FL_LIVE_H
+
+#include <stddef.h>
+
+/* The two policies a recording can switch. */
+enum fl_knob { FL_KNOB_TG, FL_KNOB_IDLEST };
+
+/* "tg" or "idlest": the kind in file names and in throughput.tsv. */
+const char *fl_knob_kind(enum fl_knob k);
+
+/*
+ * Root, both modules loaded, the livepatch enabled and its transition
+ * done (waits up to 15 s for it), the fairlab events in tracefs.
+ * 0, or -1 after printing what is missing and what to run.
+ */
+int fl_live_check(void);
+
+/* The active policy (canonical form, as sysfs reads it back); 0 or -1. */
+int fl_policy_get(enum fl_knob k, char *buf, size_t len);
+/* Switches the policy; 0, or -1 when fairlab.ko refused it (-EINVAL). */
+int fl_policy_set(enum fl_knob k, const char *policy);
+
+/* fairlab:tg_info + cpu_topology events (describe) / a tg_audit snapshot. */
+int fl_live_describe(void);
+int fl_live_audit(void);
+
+/* The tracefs directory (/sys/kernel/tracing, or the debugfs one). */
+const char *fl_tracefs(void);
+
+#endif /* FL_LIVE_H */

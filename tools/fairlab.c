@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fairlab: analyzer of fairlab:* trace-cmd recordings.  Dispatches to the
- * report, compare, plot, whatif and record subcommands (cmd_*.c).
+ * report, compare, plot, whatif, record and experiment subcommands
+ * (cmd_*.c).
  */
 #include <stdio.h>
 #include <string.h>
@@ -26,6 +27,8 @@ static void usage(FILE *f)
 "  whatif FILE                 the recording replayed under every policy: figures,\n"
 "                              Pareto frontier\n"
 "  record [-- CMD]             record the fairlab:* events on this machine (root)\n"
+"  experiment -- CMD           record CMD under each policy, rounds; table, plots,\n"
+"                              verdict (root; what make demo runs in its VM)\n"
 "  help [COMMAND]              this text, or a command's (same as COMMAND --help)\n"
 "\n"
 "Every command takes --json or --csv instead of text, and --help.\n"
@@ -80,6 +83,8 @@ int main(int argc, char **argv)
 		return cmd_whatif(argc, argv);
 	if (!strcmp(cmd, "record"))
 		return cmd_record(argc, argv);
+	if (!strcmp(cmd, "experiment"))
+		return cmd_experiment(argc, argv);
 	fl_error("unknown command '%s' (see fairlab --help)", cmd);
 	return FL_EXIT_USAGE;
 }

@@ -11,7 +11,8 @@
 #      burst.  With 2 CPUs per node every sched domain level of the NUMA
 #      shape has only 2 groups, the local one and one other, so
 #      update_pick_idlest never has a choice to make there.
-#   3. host: tests/demo/analyze.sh: one table (fairlab compare), plots
+#   3. host: fairlab experiment --report-only (tools/experiment/analyze.sh):
+#      one table (fairlab compare), plots
 #      (fairlab plot), the Pareto verdict.
 #
 # KERNEL: the kernel to run it on (a port, 6.1 or 6.12; default the newest).
@@ -135,7 +136,7 @@ echo
 
 # ------------------------------------------------ analysis
 arc=0
-tests/demo/analyze.sh "$out/recordings" "$out/results" || arc=$?
+build/fairlab experiment --report-only -o "$out" || arc=$?
 echo
 # the replay against the live runs (whatif.txt, plots/whatif-pareto.png)
 tests/demo/whatif.sh "$out/recordings" "$out/results" && echo || arc=$?

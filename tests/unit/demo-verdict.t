@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The demo's verdict (tests/demo/verdict.awk) on hand-made tables: a
+# The demo's verdict (tools/experiment/verdict.awk, the verdict of
+# fairlab experiment and make demo) on hand-made tables: a
 # policy is dominated only when another's writes and mean |E| are both
 # lower beyond the round-to-round spread (Welch's one-sided t-test, 5%),
 # or lower in one and exactly equal in the other; otherwise a Pareto order
@@ -26,7 +27,7 @@ row() {
 # verdict_of: the verdict of the rows on stdin (after a header), in $tmp/v
 verdict_of() {
 	{ printf 'policy\truns\n'; cat; } >"$tmp/t"
-	awk -F'\t' -f "$top/tests/demo/verdict.awk" "$tmp/t" >"$tmp/v"
+	awk -F'\t' -f "$top/tools/experiment/verdict.awk" "$tmp/t" >"$tmp/v"
 }
 # line KIND SECTION: the "KIND:" line of section "by writes/s" or "by writes per attempt"
 line() { awk -v sec="$2" -v k="$1" '/^  by / { on = index($0, sec) > 0 } on && index($0, k ":") { print; exit }' "$tmp/v"; }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Host half of demo-quick: the demo's analysis (tests/demo/analyze.sh
+# Host half of demo-quick: the demo's analysis (tools/experiment/analyze.sh
 # --check, through build/fairlab) on the scenario's recordings: every
 # recording parses, the table has a row with figures per policy, force has
 # the most writes/s; and tests/demo/whatif.sh: every recording replayed
@@ -11,7 +11,7 @@
 set -uo pipefail
 dir=${1:?usage: demo-quick.host.sh ARTIFACT_DIR}
 top=${TOP:-$(cd "$(dirname "$0")/../../.." && pwd)}
-TOP=$top bash "$top/tests/demo/analyze.sh" --check "$dir" "$dir/results" 2>&1 |
+TOP=$top bash "$top/tools/experiment/analyze.sh" --check "$dir" "$dir/results" 2>&1 |
 	sed -E '/^(not )?ok - /!s/^/# /'
 rc=${PIPESTATUS[0]}
 # each recording replayed under its own policy: decisions and figures exact

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The demo's verdict (tests/demo/analyze.sh): which tg policies are
+# The verdict of fairlab experiment and make demo (analyze.sh): which tg policies are
 # Pareto-optimal in writes and time-weighted mean |E|, counting a
 # difference only when it holds beyond the round-to-round spread.
 #

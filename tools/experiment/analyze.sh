@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Host half of `make demo`: turns the demo's recordings into one table, the
-# plots and a verdict, through the analyzer CLI (build/fairlab) only.
+# The analysis of `fairlab experiment` (and so of `make demo`): turns its
+# recordings into one table, the plots and a verdict, through the analyzer
+# CLI (build/fairlab) only.
 #
-#   tests/demo/analyze.sh [--check] RECDIR RESDIR
+#   tools/experiment/analyze.sh [--check] RECDIR RESDIR
+#   (fairlab experiment runs it with FAIRLAB set to itself)
 #
 # RECDIR holds tg-TAG-rN.dat and idlest-NAME-rN.dat recordings and
-# throughput.tsv (written by the guest: policy, round, workload throughput,
-# lost events).  Writes into RESDIR:
+# throughput.tsv (written by fairlab experiment: policy, round, the
+# workload's own throughput from FAIRLAB_METRICS, lost events).  Writes into RESDIR:
 #   table.txt / table.tsv   one row per tg policy: mean and stddev (% of the
 #                           mean) over the rounds of each figure
 #   compare/TAG.csv         `fairlab compare --csv` of stock against TAG
@@ -186,7 +188,7 @@ cat "$res/table.txt"
 # run was: the attempt rate follows the workload, not the policy); a
 # difference counts only beyond the round-to-round spread (verdict.awk
 # says which test)
-awk -F'\t' -f "$top/tests/demo/verdict.awk" "$res/table.tsv" >"$res/verdict.txt"
+awk -F'\t' -f "$(dirname "$0")/verdict.awk" "$res/table.tsv" >"$res/verdict.txt"
 
 # ------------------------------------------------ update_pick_idlest table
 ipol=$(awk -F'\t' 'NR > 1 && $1 == "idlest" && !seen[$2]++ { print $2 }' "$tsv")

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# fairlab record and fairlab experiment (ASan+UBSan build) on command lines
+# that need no root and no module: --help, every usage error (exit 2, one
+# line saying what is wrong, nothing recorded, no directory made), and the
+# refusal on a machine without fairlab.ko (this host: exit 1 naming what
+# to load or that root is needed).  What they record is tested in the VM
+# (tests/vm/scenarios/record.guest.sh).
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tools/test/tap.sh"
+need_built
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+out=$tmp/out err=$tmp/err
+cd "$tmp" || exit 1
+
+for cmd in record experiment; do
+	run_fl "$out" "$err" $cmd --help; s=$?
+	check "$cmd --help: exit 0, usage and examples" \
+		eval 'test $s = 0 && grep -q "^usage: fairlab $cmd" "$out" && grep -q "^examples:" "$out"'
+	run_fl "$out" "$err" $cmd --no-such-option; s=$?
+	check "$cmd: unknown option exits 2" test $s = 2
+done
+run_fl "$out" "$err" help record; s=$?
+check "help record = record --help" eval 'test $s = 0 && grep -q "trace-cmd record" "$out"'
+
+# usage ERROR-RE ARGS...: exit 2, ERROR-RE on stderr, nothing on stdout
+usage() {
+	_re=$1; shift
+	run_fl "$out" "$err" "$@"; s=$?
+	check "$* : exit 2, says /$_re/" \
+		eval 'test $s = 2 && grep -Eq -- "$_re" "$err" && ! test -s "$out" && [ $(wc -l <"$err") = 1 ]'
+}
+usage "goes after --" record hackbench
+usage "--duration: '0' is not a positive" record --duration 0
+usage "--duration: 'x' is not a positive" record -d x
+usage "--buffer .KB.: '1' is not an integer from 64" record -b 1
+usage "--idlest.*give --policy" record --idlest
+usage "--policies LIST is required" experiment -- true
+usage "names no policy" experiment --policies , -- true
+usage "policy 'stock' listed twice" experiment --policies stock,force,stock -- true
+usage "'a/b' is not a policy name" experiment --policies a/b -- true
+usage "--rounds: '0' is not an integer from 1" experiment --policies stock --rounds 0 -- true
+usage "a command .* or --duration" experiment --policies stock,force
+usage "goes after --" experiment --policies stock true
+usage "--report-only takes -o DIR only" experiment --report-only --policies stock
+check "no usage error made a file or directory" test -z "$(ls -A "$tmp" | grep -v '^out$\|^err$')"
+
+# --report-only on a directory with no experiment: exit 1, says so
+run_fl "$out" "$err" experiment --report-only -o "$tmp/none"; s=$?
+check "experiment --report-only on no experiment: exit 1, names throughput.tsv" \
+	eval 'test $s = 1 && grep -q "none/recordings/throughput.tsv" "$err"'
+
+# this host has no fairlab.ko (no module support at all): refused before
+# anything is switched or written
+for args in "record -d 1" "record --policy force -- true" "experiment --policies stock -d 1"; do
+	run_fl "$out" "$err" $args; s=$?
+	check "$args without fairlab.ko: exit 1, says what to load (or that root is needed)" \
+		eval 'test $s = 1 && grep -Eq "fairlab_trace.ko is not loaded.*insmod fairlab_trace.ko|needs root" "$err"'
+done
+check "the refusals made no file" test ! -e fairlab.dat -a ! -e experiment
+tap_end

@@ -83,7 +83,7 @@ check-vm: modules userspace refusal-modules probe-module
 
 demo: userspace
 	@$(MAKE) --no-print-directory modules KERNEL=$(KERNEL)
-	@tests/demo/demo.sh
+	@demo/demo.sh
 
 bench-module: userspace
 	@$(MAKE) --no-print-directory modules KERNEL=$(KERNEL)

@@ -3,11 +3,12 @@
 #
 # The make-check part of `make demo` (issue 5): the QUICK demo's VM half,
 # one 2 s recording of the same cgroup workload under each of the 8 tg
-# policies (tests/demo/demo.guest.sh); demo-quick.host.sh runs the demo's
+# policies made by `fairlab experiment` in the guest (demo/demo.guest.sh);
+# demo-quick.host.sh runs the demo's
 # analysis on the recordings and asserts on its table.
 # fairlab-vm: --smp 4 --numa --mem 2048
-# fairlab-files: tests/demo/demo.guest.sh
+# fairlab-files: demo/demo.guest.sh build/fairlab
 DEMO_ROUNDS=1
 DEMO_SECS=2
 DEMO_IDLEST=none
-. /fairlab/tests/demo/demo.guest.sh
+. /fairlab/demo/demo.guest.sh

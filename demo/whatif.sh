@@ -4,7 +4,7 @@
 # The what-if part of `make demo` (after analyze.sh): the live recordings
 # against their replays, through the analyzer CLI (build/fairlab) only.
 #
-#   tests/demo/whatif.sh RECDIR RESDIR
+#   demo/whatif.sh RECDIR RESDIR
 #
 #  1. Exact on its own policy: every tg recording replayed under the
 #     policy it was recorded with (fairlab whatif --policy=P) must take
@@ -23,7 +23,7 @@
 set -uo pipefail
 rec=${1:?usage: whatif.sh RECDIR RESDIR}
 res=${2:?usage: whatif.sh RECDIR RESDIR}
-top=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+top=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 FAIRLAB=${FAIRLAB:-$top/build/fairlab}
 tsv=$rec/throughput.tsv
 out=$res/whatif

@@ -5,15 +5,15 @@
 #
 #   1. VM, 4 vCPUs in 2 NUMA nodes, 2 GB: fairlab.ko loaded, a 3-level
 #      cgroup tree, the same workload (hackbench + stress-ng fork/exec) under
-#      each tg->load_avg policy, ROUNDS rounds, one trace-cmd recording per
-#      (policy, round)                      (tests/demo/demo.guest.sh)
+#      each tg->load_avg policy, ROUNDS rounds, one recording per (policy,
+#      round), made by `fairlab experiment` in the guest (demo/demo.guest.sh)
 #   2. VM, 4 vCPUs in one node: each update_pick_idlest policy on a fork
 #      burst.  With 2 CPUs per node every sched domain level of the NUMA
 #      shape has only 2 groups, the local one and one other, so
 #      update_pick_idlest never has a choice to make there.
-#   3. host: fairlab experiment --report-only (tools/experiment/analyze.sh):
-#      one table (fairlab compare), plots
-#      (fairlab plot), the Pareto verdict.
+#   3. host: `fairlab experiment --report-only` (tools/experiment/analyze.sh):
+#      one table (fairlab compare), plots (fairlab plot), the Pareto
+#      verdict; then demo/whatif.sh: the live runs against their replays.
 #
 # KERNEL: the kernel to run it on (a port, 6.1 or 6.12; default the newest).
 #
@@ -25,7 +25,7 @@
 # DEMO_ROUNDS, DEMO_SECS, DEMO_POLICIES (comma-separated), DEMO_IDLEST,
 # DEMO_IDLEST_ROUNDS, DEMO_OUT.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
+top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
 QUICK=${QUICK:-0}
@@ -81,7 +81,7 @@ vm() {
 	shift
 	set +e
 	tests/vm/run-scenario.sh "${opts[@]}" --timeout "$tmo" --out "$out/vm-$name" \
-		--append "$*" -v tests/demo/demo.guest.sh 2>&1 |
+		--append "$*" -v demo/demo.guest.sh 2>&1 |
 		tee "$out/vm-$name.log" | progress "$name"
 	rc=${PIPESTATUS[0]}
 	set -e
@@ -123,11 +123,11 @@ fi
 rm -rf "$out/recordings"
 mkdir -p "$out/recordings"
 first=1
-for d in "$out/vm-tg" "$out/vm-idlest"; do
+for d in "$out/vm-tg/tg/recordings" "$out/vm-idlest/idlest/recordings"; do
 	[ -s "$d/throughput.tsv" ] || continue
 	if [ $first = 1 ]; then head -1 "$d/throughput.tsv" >"$out/recordings/throughput.tsv"; first=0; fi
 	tail -n +2 "$d/throughput.tsv" >>"$out/recordings/throughput.tsv"
-	for f in "$d"/*.dat; do [ -e "$f" ] && ln -s "../$(basename "$d")/$(basename "$f")" "$out/recordings/"; done
+	for f in "$d"/*.dat; do [ -e "$f" ] && ln -s "../${f#"$out"/}" "$out/recordings/"; done
 done
 [ $first = 0 ] || { echo "demo: no recordings came back" >&2; exit 1; }
 echo "demo: [$(( (SECONDS - t0) / 60 )):$(printf %02d $(( (SECONDS - t0) % 60 )))]" \
@@ -139,7 +139,7 @@ arc=0
 build/fairlab experiment --report-only -o "$out" || arc=$?
 echo
 # the replay against the live runs (whatif.txt, plots/whatif-pareto.png)
-tests/demo/whatif.sh "$out/recordings" "$out/results" && echo || arc=$?
+demo/whatif.sh "$out/recordings" "$out/results" && echo || arc=$?
 if [ -n "$failed" ] || [ $arc != 0 ]; then
 	echo "demo: FAILED after $(( (SECONDS - t0) / 60 ))m$(printf %02d $(( (SECONDS - t0) % 60 )))s:" \
 		"${failed:+VM run(s)$failed failed (their part is missing above)}${failed:+; }analysis exit $arc" >&2

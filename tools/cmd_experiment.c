@@ -81,7 +81,8 @@ static void help(FILE *f)
 
 struct exp {
 	enum fl_knob knob;
-	char *policies[MAX_POLICIES];
+	char *policies[MAX_POLICIES];	/* pointing into policy_buf */
+	char *policy_buf;
 	int npol;
 	long rounds;
 	const char *dir;
@@ -99,12 +100,20 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Splits @list at commas into e->policies; 0 or -1 (usage error). */
-static int split_policies(struct exp *e, char *list)
+/*
+ * Splits a copy of @list at commas into e->policies (argv stays as it
+ * was: the resume line prints it); 0 or -1 (usage error).
+ */
+static int split_policies(struct exp *e, const char *arg)
 {
-	char *p, *save = NULL;
+	char *p, *save = NULL, *list = strdup(arg);
 	int i;
 
+	e->policy_buf = list;
+	if (!list) {
+		fl_error("out of memory");
+		return -1;
+	}
 	for (p = strtok_r(list, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
 		if (e->npol == MAX_POLICIES) {
 			fl_error("experiment: at most %d policies", MAX_POLICIES);

@@ -25,7 +25,6 @@
 #endif
 
 #define MAX_POLICIES	64
-#define MAX_EVENTS	16
 #define TSV_HEADER	"kind\tpolicy\tround\tfile\thackbench_msgs_per_s\tstressng_ops_per_s\tlost_events\tsize_kb\n"
 
 static void help(FILE *f)
@@ -370,8 +369,7 @@ int cmd_experiment(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	static const char *events[MAX_EVENTS];
-	static struct exp e = { .rounds = 3, .dir = "experiment", .rec.events = events, .rec.quiet = true };
+	static struct exp e = { .rounds = 3, .dir = "experiment", .rec.quiet = true };
 	bool no_report = false, report_only = false;
 	char prev[128];
 	char *list = NULL;
@@ -387,10 +385,6 @@ int cmd_experiment(int argc, char **argv)
 			if (fl_parse_long(optarg, 1, 10000, "--rounds", &e.rounds))
 				return FL_EXIT_USAGE;
 			break;
-		case 'd':
-			if (fl_parse_positive(optarg, "--duration", &e.rec.duration))
-				return FL_EXIT_USAGE;
-			break;
 		case 'o':
 			e.dir = optarg;
 			break;
@@ -399,17 +393,6 @@ int cmd_experiment(int argc, char **argv)
 			break;
 		case 'L':
 			e.allow_lost = true;
-			break;
-		case 'b':
-			if (fl_parse_long(optarg, 64, 4L << 20, "--buffer (KB)", &e.rec.buf_kb))
-				return FL_EXIT_USAGE;
-			break;
-		case 'e':
-			if (e.rec.nevents == MAX_EVENTS) {
-				fl_error("experiment: at most %d -e options", MAX_EVENTS);
-				return FL_EXIT_USAGE;
-			}
-			events[e.rec.nevents++] = optarg;
 			break;
 		case 'R':
 			e.resume = true;
@@ -424,17 +407,13 @@ int cmd_experiment(int argc, char **argv)
 			help(stdout);
 			return FL_EXIT_OK;
 		default:
-			fl_error("see fairlab experiment --help");
-			return FL_EXIT_USAGE;
+			ret = fl_rec_option(c, optarg, &e.rec, "experiment");
+			if (ret)
+				return ret;
 		}
 	}
-	if (optind < argc && strcmp(argv[optind - 1], "--")) {
-		fl_error("experiment: '%s': the command to run goes after -- (fairlab experiment [options] -- CMD ...)",
-			 argv[optind]);
+	if (fl_rec_command(argc, argv, &e.rec, "experiment"))
 		return FL_EXIT_USAGE;
-	}
-	if (optind < argc)
-		e.rec.cmd = argv + optind;
 	snprintf(e.recdir, sizeof(e.recdir), "%s/recordings", e.dir);
 	snprintf(e.tsv, sizeof(e.tsv), "%s/throughput.tsv", e.recdir);
 	if (report_only) {

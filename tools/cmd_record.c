@@ -58,8 +58,6 @@ static void help(FILE *f)
 	      f);
 }
 
-#define MAX_EVENTS 16
-
 int cmd_record(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -73,8 +71,7 @@ int cmd_record(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *events[MAX_EVENTS];
-	struct fl_rec_opts o = { .out = "fairlab.dat", .events = events };
+	struct fl_rec_opts o = { .out = "fairlab.dat" };
 	struct fl_rec_result res;
 	enum fl_knob knob = FL_KNOB_TG;
 	const char *policy = NULL;
@@ -94,43 +91,24 @@ int cmd_record(int argc, char **argv)
 		case 'I':
 			knob = FL_KNOB_IDLEST;
 			break;
-		case 'd':
-			if (fl_parse_positive(optarg, "--duration", &o.duration))
-				return FL_EXIT_USAGE;
-			break;
 		case 'L':
 			allow_lost = true;
-			break;
-		case 'b':
-			if (fl_parse_long(optarg, 64, 4L << 20, "--buffer (KB)", &o.buf_kb))
-				return FL_EXIT_USAGE;
-			break;
-		case 'e':
-			if (o.nevents == MAX_EVENTS) {
-				fl_error("record: at most %d -e options", MAX_EVENTS);
-				return FL_EXIT_USAGE;
-			}
-			events[o.nevents++] = optarg;
 			break;
 		case 'h':
 			help(stdout);
 			return FL_EXIT_OK;
 		default:
-			fl_error("see fairlab record --help");
-			return FL_EXIT_USAGE;
+			ret = fl_rec_option(c, optarg, &o, "record");
+			if (ret)
+				return ret;
 		}
 	}
 	if (knob == FL_KNOB_IDLEST && !policy) {
 		fl_error("record: --idlest says which policy --policy switches: give --policy too");
 		return FL_EXIT_USAGE;
 	}
-	if (optind < argc && strcmp(argv[optind - 1], "--")) {
-		fl_error("record: '%s': the command to run goes after -- (fairlab record [options] -- CMD ...)",
-			 argv[optind]);
+	if (fl_rec_command(argc, argv, &o, "record"))
 		return FL_EXIT_USAGE;
-	}
-	if (optind < argc)
-		o.cmd = argv + optind;
 
 	if (fl_live_check())
 		return FL_EXIT_FAIL;

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,40 @@ static void nap_ms(long ms)
 {
 	nanosleep(&(struct timespec){ .tv_sec = ms / 1000,
 				      .tv_nsec = ms % 1000 * 1000000 }, NULL);
+}
+
+int fl_rec_option(int c, const char *arg, struct fl_rec_opts *o, const char *cmd)
+{
+	switch (c) {
+	case 'd':
+		return fl_parse_positive(arg, "--duration", &o->duration) ? FL_EXIT_USAGE : 0;
+	case 'b':
+		return fl_parse_long(arg, 64, 4L << 20, "--buffer (KB)", &o->buf_kb) ?
+		       FL_EXIT_USAGE : 0;
+	case 'e':
+		if (o->nevents == FL_REC_MAX_EVENTS) {
+			fl_error("%s: at most %d -e options", cmd, FL_REC_MAX_EVENTS);
+			return FL_EXIT_USAGE;
+		}
+		o->events[o->nevents++] = arg;
+		return 0;
+	}
+	fl_error("see fairlab %s --help", cmd);
+	return FL_EXIT_USAGE;
+}
+
+int fl_rec_command(int argc, char **argv, struct fl_rec_opts *o, const char *cmd)
+{
+	o->cmd = NULL;
+	if (optind >= argc)
+		return 0;
+	if (strcmp(argv[optind - 1], "--")) {
+		fl_error("%s: '%s': the command to run goes after -- (fairlab %s [options] -- CMD ...)",
+			 cmd, argv[optind], cmd);
+		return FL_EXIT_USAGE;
+	}
+	o->cmd = argv + optind;
+	return 0;
 }
 
 long fl_rec_buf_kb(void)

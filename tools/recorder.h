@@ -14,9 +14,11 @@
 #include <signal.h>
 #include <stdbool.h>
 
+#define FL_REC_MAX_EVENTS 16
+
 struct fl_rec_opts {
 	const char *out;		/* the trace.dat to write */
-	const char *const *events;	/* trace-cmd -e arguments; NULL: "fairlab" */
+	const char *events[FL_REC_MAX_EVENTS];	/* trace-cmd -e; none: "fairlab" */
 	int nevents;
 	long buf_kb;			/* per CPU; 0: fl_rec_buf_kb() */
 	double duration;		/* seconds; 0: until CMD exits or SIGINT */
@@ -32,6 +34,19 @@ struct fl_rec_result {
 	int cmd_status;			/* wait status of CMD; 0 without one */
 	bool interrupted;		/* SIGINT/SIGTERM ended the workload */
 };
+
+/*
+ * The options record and experiment share: 'd' (--duration S), 'b'
+ * (--buffer KB), 'e' (--event EVENT), as getopt_long() returned @c with
+ * @arg.  0, or FL_EXIT_USAGE after an error naming @cmd.
+ */
+int fl_rec_option(int c, const char *arg, struct fl_rec_opts *o, const char *cmd);
+
+/*
+ * After getopt_long() with "+": the command after "--" into o->cmd (none:
+ * NULL).  0, or FL_EXIT_USAGE when words follow without "--".
+ */
+int fl_rec_command(int argc, char **argv, struct fl_rec_opts *o, const char *cmd);
 
 /* Set by SIGINT and SIGTERM once fl_rec_catch_signals() has run. */
 extern volatile sig_atomic_t fl_rec_interrupted;

@@ -46,6 +46,8 @@ usage "--rounds: '0' is not an integer from 1" experiment --policies stock --rou
 usage "a command .* or --duration" experiment --policies stock,force
 usage "goes after --" experiment --policies stock true
 usage "--report-only takes -o DIR only" experiment --report-only --policies stock
+usage "at most 16 -e options" record $(for i in $(seq 17); do printf -- "-e fairlab "; done)
+usage "at most 16 -e options" experiment --policies stock -d 1 $(for i in $(seq 17); do printf -- "-e fairlab "; done)
 check "no usage error made a file or directory" test -z "$(ls -A "$tmp" | grep -v '^out$\|^err$')"
 
 # --report-only on a directory with no experiment: exit 1, says so
@@ -55,10 +57,13 @@ check "experiment --report-only on no experiment: exit 1, names throughput.tsv" 
 
 # this host has no fairlab.ko (no module support at all): refused before
 # anything is switched or written
-for args in "record -d 1" "record --policy force -- true" "experiment --policies stock -d 1"; do
+# (every option accepted: the refusal is the first thing after parsing)
+for args in "record -d 1" "record --policy force -- true" "experiment --policies stock -d 1" \
+	"record -o x.dat --policy stock --idlest --allow-lost -b 100 -e fairlab:tg_update -d 1" \
+	"experiment --policies stock,force --rounds 2 --idlest --allow-lost -b 100 -e fairlab --resume --no-report -o d -- true"; do
 	run_fl "$out" "$err" $args; s=$?
 	check "$args without fairlab.ko: exit 1, says what to load (or that root is needed)" \
 		eval 'test $s = 1 && grep -Eq "fairlab_trace.ko is not loaded.*insmod fairlab_trace.ko|needs root" "$err"'
 done
-check "the refusals made no file" test ! -e fairlab.dat -a ! -e experiment
+check "the refusals made no file" test ! -e fairlab.dat -a ! -e experiment -a ! -e x.dat -a ! -e d
 tap_end

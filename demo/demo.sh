@@ -98,11 +98,12 @@ echo "demo: $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) host cores; QUICK=$QUIC
 	"$nidl idlest policies x $DEMO_IDLEST_ROUNDS round(s)"
 echo "demo: output in $out"
 
-# guest time per recording: the workload plus ~3 s of trace-cmd start/stop;
+# guest time per recording: the workload plus ~7 s of trace-cmd start/stop
+# and fairlab experiment reading the file back (seen in demo-quick);
 # TCG on a shared host is slower, hence the factor 3.  Each VM runs its
 # vCPUs on one host thread (run-scenario.sh --tcg), so with two host cores
 # the two VMs run side by side.
-tmo=$(( 90 + 3 * npol * DEMO_ROUNDS * (DEMO_SECS + 3) ))
+tmo=$(( 90 + 3 * npol * DEMO_ROUNDS * (DEMO_SECS + 7) ))
 echo "demo: VM tg: tg->load_avg policies, 4 vCPUs in 2 NUMA nodes (limit ${tmo}s)"
 failed=
 vm tg "$tmo" --smp 4 --numa --mem 2048 -- \
@@ -110,7 +111,7 @@ vm tg "$tmo" --smp 4 --numa --mem 2048 -- \
 tgpid=$!
 [ "$(nproc)" -ge 2 ] || { wait $tgpid || failed="$failed tg"; tgpid=; }
 if [ "$nidl" -gt 0 ]; then
-	tmo=$(( 90 + 3 * nidl * DEMO_IDLEST_ROUNDS * (DEMO_SECS + 3) ))
+	tmo=$(( 90 + 3 * nidl * DEMO_IDLEST_ROUNDS * (DEMO_SECS + 7) ))
 	echo "demo: VM idlest: update_pick_idlest policies on a fork burst, 4 vCPUs in 1 node (limit ${tmo}s)"
 	vm idlest "$tmo" --smp 4 --mem 1024 -- \
 		"DEMO_ROUNDS=0 DEMO_SECS=$DEMO_SECS DEMO_POLICIES=none DEMO_IDLEST=$DEMO_IDLEST DEMO_IDLEST_ROUNDS=$DEMO_IDLEST_ROUNDS" ||

@@ -73,7 +73,7 @@ else
 	say "warning: recordings without cpu_topology, their cross-node figures are 0:$notopo"
 	fail=1
 fi
-# lost events: counted in the guest from the file's buffer statistics
+# lost events: counted by fairlab experiment when it read each file back
 lost=$(awk -F'\t' 'NR > 1 && $7 > 0 { n++; s += $7 } END { printf "%d %d", n, s }' "$tsv")
 set -- $lost
 if [ "$1" = 0 ]; then
@@ -117,7 +117,7 @@ for p in $policies; do
 			printf "\n"
 		}' "$res/compare/$tag.csv" >>"$res/table.tsv.tmp"
 done
-# workload throughput, measured by the guest (not by the analyzer)
+# the workload's own throughput (FAIRLAB_METRICS; not by the analyzer)
 awk -F'\t' '
 	function add(k, x) { if (x == "nan" || x == "") return; n[k]++; s[k] += x; q[k] += x * x }
 	function sdp(k,   m, v) { if (n[k] < 2) return 0; m = s[k] / n[k]; v = (q[k] - n[k] * m * m) / (n[k] - 1); if (v < 0) v = 0; return m ? 100 * sqrt(v) / m : 0 }
@@ -177,8 +177,9 @@ awk -F'\t' -v base="$base" '
 	echo "Figures from fairlab compare (mean over the runs ±stddev in % of the mean); rates per second of"
 	echo "trace time; |E| = accumulated error tg->load_avg - sum(load) in load units (max, time-weighted mean"
 	echo "per group), rel = |E|/sum(load); write% = writes per tg_update attempt (100 - skip%), which does"
-	echo "not depend on how busy a run was.  * workload throughput measured in the guest, not by fairlab:"
-	echo "hackbench messages/s (-g 2 -f 4 -l 20 in a loop) and stress-ng fork+exec bogo ops/s."
+	echo "not depend on how busy a run was.  * the workload's own throughput (what it wrote to"
+	echo "\$FAIRLAB_METRICS), not measured by fairlab; make demo's: hackbench messages/s (-g 2 -f 4 -l 20"
+	echo "in a loop) and stress-ng fork+exec bogo ops/s, measured in the guest."
 } >>"$res/table.txt"
 cat "$res/table.txt"
 
@@ -215,7 +216,8 @@ if [ -n "$ipol" ]; then
 		done
 		echo
 		echo "picked % = decisions where update_pick_idlest chose the candidate group (fairlab report);"
-		echo "* workload throughput measured in the guest.  The VM has 4 vCPUs in one node for this part."
+		echo "* the workload's own throughput (\$FAIRLAB_METRICS).  make demo: measured in the guest, whose"
+		echo "4 vCPUs are in one node for this part."
 	} >"$res/idlest.txt"
 	echo
 	cat "$res/idlest.txt"

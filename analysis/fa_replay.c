@@ -385,11 +385,13 @@ struct rp_rec {
 /*
  * Policies [lo, hi) of one RP_* @range on one record: the span of E held
  * until now, the decision (module/policy/'s fl_tg_rule_decide(), its
- * shape a constant here but for RP_ANY), the write, the new E.
+ * shape a constant here but for RP_ANY), the write, the new E.  @range,
+ * @spans (x->dt != 0) and @rel (r->rel) are constants in each copy
+ * (replay_all()): their tests fold away instead of running per policy.
  */
 static __attribute__((always_inline)) inline void
 replay_range(struct fa_replay *r, const struct rp_rec *x, u32 lo, u32 hi,
-	     const u32 range)
+	     const u32 range, const bool spans, const bool rel)
 {
 	/*
 	 * The record's values in locals: the stores below go through
@@ -401,7 +403,7 @@ replay_range(struct fa_replay *r, const struct rp_rec *x, u32 lo, u32 hi,
 	const u64 ksc = x->ksc, dt = x->dt;
 	const double dtd = x->dtd;
 	const bool cseen = x->cseen, resync = x->resync, written = x->written;
-	const bool changed_load = x->sum_changed, rel = r->rel;
+	const bool changed_load = rel && x->sum_changed;
 	const s32 cpu = x->cpu;
 	struct rp_pol *pol = r->pol;
 	struct rp_cp *cp = x->cp;
@@ -423,7 +425,7 @@ replay_range(struct fa_replay *r, const struct rp_rec *x, u32 lo, u32 hi,
 
 		if (range != RP_ANY)
 			rule.shape = range_shape[range];
-		if (dt) {
+		if (spans) {
 			fa_err_span_abs(rp->err, &q->abs_time, q->a, q->ia, dt, dtd);
 			if (rel && qc->has_rel)
 				fa_err_span_rel(rp->err, &qc->rel_time, qc->rel,
@@ -469,6 +471,24 @@ replay_range(struct fa_replay *r, const struct rp_rec *x, u32 lo, u32 hi,
 			}
 		}
 	}
+}
+
+/* Every policy on one record, range by range (replay_range()). */
+static __attribute__((always_inline)) inline void
+replay_all(struct fa_replay *r, const struct rp_rec *x, const bool spans,
+	   const bool rel)
+{
+	const u32 *g = r->range;
+
+	if (!r->shapes_ok) {
+		replay_range(r, x, 0, r->npol, RP_ANY, spans, rel);
+		return;
+	}
+	replay_range(r, x, g[RP_SCALED], g[RP_SCALED + 1], RP_SCALED, spans, rel);
+	replay_range(r, x, g[RP_ABOVE], g[RP_ABOVE + 1], RP_ABOVE, spans, rel);
+	replay_range(r, x, g[RP_GATED], g[RP_GATED + 1], RP_GATED, spans, rel);
+	replay_range(r, x, g[RP_BUDGET], g[RP_BUDGET + 1], RP_BUDGET, spans, rel);
+	replay_range(r, x, g[RP_ANY], g[RP_ANY + 1], RP_ANY, spans, rel);
 }
 
 int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
@@ -523,15 +543,10 @@ int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
 	x.in.nr_cpus = u->nr_cpus;
 	x.in.tg_load_avg = 0;
 	x.in.since_ns = FL_SINCE_NEVER;
-	if (!r->shapes_ok) {
-		replay_range(r, &x, 0, np, RP_ANY);
-		return 0;
-	}
-	replay_range(r, &x, r->range[RP_SCALED], r->range[RP_SCALED + 1], RP_SCALED);
-	replay_range(r, &x, r->range[RP_ABOVE], r->range[RP_ABOVE + 1], RP_ABOVE);
-	replay_range(r, &x, r->range[RP_GATED], r->range[RP_GATED + 1], RP_GATED);
-	replay_range(r, &x, r->range[RP_BUDGET], r->range[RP_BUDGET + 1], RP_BUDGET);
-	replay_range(r, &x, r->range[RP_ANY], r->range[RP_ANY + 1], RP_ANY);
+	if (x.dt)
+		r->rel ? replay_all(r, &x, true, true) : replay_all(r, &x, true, false);
+	else
+		r->rel ? replay_all(r, &x, false, true) : replay_all(r, &x, false, false);
 	return 0;
 }
 

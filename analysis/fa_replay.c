@@ -58,7 +58,8 @@ struct rp_tg {
 /* The counters of one policy, kept together (the results are large). */
 struct rp_pol {
 	struct fl_tg_rule rule;
-	u64 writes, switches, xnode, xnode_unknown, diverged;
+	u64 writes, switches, xnode, xnode_unknown;
+	u64 both;		/* writes where the kernel wrote too */
 	struct fa_err *err;	/* its result's error statistics */
 };
 
@@ -94,6 +95,7 @@ struct fa_replay {
 	bool rec_made;
 
 	u64 attempts;
+	u64 rec_writes;		/* attempts the kernel wrote (resyncs too) */
 	bool started;
 	u32 ntg;
 	struct rp_tg *tg;	/* indexed like the engine's group table */
@@ -328,11 +330,16 @@ static u64 kernel_clock(struct rp_cfs *kc, const struct fa_tg_update *u,
 	return ksc;
 }
 
-/* A write under policy @p executed on @cpu: the writer switch it is. */
-static void count_switch(const struct fa_engine *e, struct rp_pol *rp,
-			 struct rp_gp *q, s32 cpu)
+/*
+ * A write under policy @rp on another CPU than its last writer @from
+ * (< 0: none), on node @n_to: the writer switch it is (fa_writer_switch()).
+ */
+static inline void count_switch(const struct fa_engine *e, struct rp_pol *rp,
+				s32 from, int n_to)
 {
-	switch (fa_writer_switch(e, &q->last_writer, cpu)) {
+	if (from < 0)
+		return;
+	switch (fa_switch_from(e, from, n_to)) {
 	case FA_SWITCH_NONE:
 		break;
 	case FA_SWITCH_NODE:
@@ -373,12 +380,20 @@ struct rp_rec {
 	struct rp_gp *gp;	/* the group's slots */
 	struct rp_gpc *gc;
 	s64 load, lold;		/* load now, and as last observed (0: first) */
+	/*
+	 * What E's term of the cfs_rq, (contrib - lold), is replaced with
+	 * adds up to E + lold_w - (written ? contrib before : load): with
+	 * lold_w = lold, or, at the cfs_rq's first record (no term yet), the
+	 * recorded contrib, every policy's contrib then.
+	 */
+	s64 lold_w;
 	s64 sum_load;		/* the group's sum(load) after the record */
 	s64 ksum;		/* the kernel's sum(contrib) before */
 	s64 tg_before;		/* recorded tg->load_avg before */
 	u64 ksc, dt;		/* rebuilt sched_clock; E's span before */
 	double dtd;
 	s32 cpu;		/* executing CPU */
+	int node;		/* its node, -1 unknown */
 	bool cseen, resync, written, sum_changed;
 };
 
@@ -398,13 +413,14 @@ replay_range(struct fa_replay *r, const struct rp_rec *x, u32 lo, u32 hi,
 	 * pointers the compiler cannot tell apart from *x and *r, and would
 	 * make it load these again for every policy.
 	 */
-	const s64 load = x->load, lold = x->lold, sum_load = x->sum_load;
+	const s64 load = x->load, lold_w = x->lold_w, sum_load = x->sum_load;
 	const s64 tg_ksum = sub_w(x->tg_before, x->ksum);
 	const u64 ksc = x->ksc, dt = x->dt;
 	const double dtd = x->dtd;
-	const bool cseen = x->cseen, resync = x->resync, written = x->written;
+	const bool resync = x->resync, written = x->written;
 	const bool changed_load = rel && x->sum_changed;
 	const s32 cpu = x->cpu;
+	const int node = x->node;
 	struct rp_pol *pol = r->pol;
 	struct rp_cp *cp = x->cp;
 	struct rp_gp *gp = x->gp;
@@ -440,20 +456,23 @@ replay_range(struct fa_replay *r, const struct rp_rec *x, u32 lo, u32 hi,
 			in.since_ns = s->pub == FL_SINCE_NEVER ? FL_SINCE_NEVER :
 				      ksc > s->pub ? ksc - s->pub : 0;
 		w = resync || fl_tg_rule_decide(&rule, &in);
-		rp->diverged += w != written;
-		/* replace this cfs_rq's term (contrib - load) in E */
-		err = cseen ? sub_w(q->err, sub_w(rc, lold)) : q->err;
+		/*
+		 * This cfs_rq's term (contrib - load) in E replaced: E +
+		 * lold_w - (w ? rc : load) (rp_rec.lold_w).
+		 */
+		err = add_w(q->err, sub_w(lold_w, w ? rc : load));
 		if (w) {
+			rp->both += written;
 			/* only what reads tg->load_avg needs the sum */
 			if (range == RP_BUDGET || range == RP_ANY)
 				qc->sum_contrib = add_w(qc->sum_contrib, in.delta);
 			s->contrib = load;
 			s->pub = ksc;
 			rp->writes++;
-			if (q->last_writer != cpu)
-				count_switch(x->e, rp, q, cpu);
-		} else {
-			err = add_w(err, sub_w(rc, load));
+			if (q->last_writer != cpu) {
+				count_switch(x->e, rp, q->last_writer, node);
+				q->last_writer = cpu;
+			}
 		}
 		if (err != q->err || changed_load) {
 			struct fa_err_val v;
@@ -507,6 +526,7 @@ int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
 		return -1;
 	set_rules(r, u);
 	r->attempts++;
+	r->rec_writes += u->written;
 	x.e = e;
 	x.gp = t->gp;
 	x.gc = t->gc;
@@ -516,6 +536,7 @@ int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
 	x.resync = u->site == FL_SITE_RESYNC;
 	x.written = u->written;
 	x.cpu = ev->cpu;
+	x.node = fa_cpu_node(e, ev->cpu);
 	/* E of every policy held since the group's last record (advance()) */
 	x.dt = g->timed && e->now > g->last_ts ? e->now - g->last_ts : 0;
 	x.dtd = (double)x.dt;
@@ -534,6 +555,7 @@ int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
 	}
 	/* sum(load) after this record, and the kernel's sum(contrib) before */
 	x.lold = x.cseen ? c->load : 0;
+	x.lold_w = x.cseen ? c->load : (s64)u->contrib;
 	x.sum_load = add_w(sub_w(g->sum_load, x.lold), x.load);
 	x.sum_changed = r->rel && x.sum_load != g->sum_load;
 	x.ksum = add_w(sub_w(g->sum_contrib, x.cseen ? c->contrib : 0),
@@ -589,7 +611,12 @@ int fa_replay_close(struct fa_replay *r, const struct fa_segment *s)
 		f->switches = r->pol[p].switches;
 		f->xnode = r->pol[p].xnode;
 		f->xnode_unknown = r->pol[p].xnode_unknown;
-		x->diverged = r->pol[p].diverged;
+		/*
+		 * Decided otherwise than recorded: written here but not by the
+		 * kernel, or the other way round (counted so, not per record).
+		 */
+		x->diverged = r->pol[p].writes - r->pol[p].both +
+			      (r->rec_writes - r->pol[p].both);
 	}
 	r->started = true;
 	return 0;

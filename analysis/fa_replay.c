@@ -27,14 +27,21 @@ struct rp_cp {
 };
 
 /*
- * One task group under one policy: what every record touches (32 bytes:
- * the slots of all policies of a group stay few cache lines), and what
- * only the relative error and tg->load_avg (budget) need.
+ * One task group under one policy: what every record touches (40 bytes),
+ * and what only the relative error and tg->load_avg (budget) need.
+ *
+ * The integral of |E| is summed per record, as the engine sums it (the
+ * same roundings: the recorded policy's figures are the report's, bit
+ * for bit), but the time E is held goes to its histogram buckets only
+ * when E changes (rp_tg.clock - since): sums of durations are exact, so
+ * the buckets are the same as with a bucket add per record, and most
+ * records leave most policies' E unchanged.
  */
 struct rp_gp {
 	s64 err;		/* sum over seen cfs_rqs of (contrib - load) */
 	double abs_time;	/* integral of |E| in the open segment (fa_err) */
 	double a;		/* |E| (fa_err_val()) */
+	u64 since;		/* rp_tg.clock when E (a, ia, rel, ir) took its value */
 	u32 ia;			/* its histogram bucket */
 	s32 last_writer;
 };
@@ -48,6 +55,7 @@ struct rp_gpc {
 };
 
 struct rp_tg {
+	u64 clock;		/* the group's time observed: the sum of its spans */
 	u32 nr_cfs;
 	struct rp_cfs *cfs;	/* [nr_cfs] */
 	struct rp_cp *cp;	/* [nr_cfs][npol] */
@@ -265,6 +273,25 @@ static const struct fl_tg_rule *recorded_rule(struct fa_replay *r,
 	return &r->rec_rule;
 }
 
+/*
+ * The time policy @e's E, (@q, @qc), has held its value, up to @clock,
+ * into its histogram buckets (rp_gp); what fa_err_span() does but the
+ * integral and the total.
+ */
+static __attribute__((always_inline)) inline void
+hold(struct fa_err *e, struct rp_gp *q, const struct rp_gpc *qc, u64 clock,
+     const bool rel)
+{
+	u64 held = clock - q->since;
+
+	if (held) {
+		fa_hist_add_bucket(&e->abs, q->ia, held);
+		if (rel && qc->has_rel)
+			fa_hist_add_bucket(&e->rel, qc->ir, held);
+		q->since = clock;
+	}
+}
+
 /* Group @i's errors under every policy held from its last record to @t. */
 static void advance(struct fa_replay *r, const struct fa_tg *g,
 		    struct rp_tg *t, u64 t_end)
@@ -273,16 +300,17 @@ static void advance(struct fa_replay *r, const struct fa_tg *g,
 	u64 dt;
 	u32 p;
 
-	if (!g->timed || t_end <= g->last_ts)
-		return;
-	dt = t_end - g->last_ts;
+	dt = g->timed && t_end > g->last_ts ? t_end - g->last_ts : 0;
 	dtd = (double)dt;
+	t->clock += dt;
 	for (p = 0; p < r->npol; p++) {
-		fa_err_span_abs(r->pol[p].err, &t->gp[p].abs_time, t->gp[p].a,
-				t->gp[p].ia, dt, dtd);
-		if (r->rel && t->gc[p].has_rel)
-			fa_err_span_rel(r->pol[p].err, &t->gc[p].rel_time,
-					t->gc[p].rel, t->gc[p].ir, dt, dtd);
+		if (dt) {
+			t->gp[p].abs_time += t->gp[p].a * dtd;
+			if (r->rel && t->gc[p].has_rel)
+				t->gc[p].rel_time += t->gc[p].rel * dtd;
+		}
+		/* the buckets complete when the results are read */
+		hold(r->pol[p].err, &t->gp[p], &t->gc[p], t->clock, r->rel);
 	}
 }
 
@@ -391,6 +419,7 @@ struct rp_rec {
 	s64 ksum;		/* the kernel's sum(contrib) before */
 	s64 tg_before;		/* recorded tg->load_avg before */
 	u64 ksc, dt;		/* rebuilt sched_clock; E's span before */
+	u64 clock;		/* rp_tg.clock after that span */
 	double dtd;
 	s32 cpu;		/* executing CPU */
 	int node;		/* its node, -1 unknown */
@@ -415,7 +444,7 @@ replay_range(struct fa_replay *r, const struct rp_rec *x, u32 lo, u32 hi,
 	 */
 	const s64 load = x->load, lold_w = x->lold_w, sum_load = x->sum_load;
 	const s64 tg_ksum = sub_w(x->tg_before, x->ksum);
-	const u64 ksc = x->ksc, dt = x->dt;
+	const u64 ksc = x->ksc, clock = x->clock;
 	const double dtd = x->dtd;
 	const bool resync = x->resync, written = x->written;
 	const bool changed_load = rel && x->sum_changed;
@@ -442,10 +471,9 @@ replay_range(struct fa_replay *r, const struct rp_rec *x, u32 lo, u32 hi,
 		if (range != RP_ANY)
 			rule.shape = range_shape[range];
 		if (spans) {
-			fa_err_span_abs(rp->err, &q->abs_time, q->a, q->ia, dt, dtd);
+			q->abs_time += q->a * dtd;
 			if (rel && qc->has_rel)
-				fa_err_span_rel(rp->err, &qc->rel_time, qc->rel,
-						qc->ir, dt, dtd);
+				qc->rel_time += qc->rel * dtd;
 		}
 		in.delta = sub_w(load, rc);
 		in.contrib = (u64)rc;
@@ -477,6 +505,7 @@ replay_range(struct fa_replay *r, const struct rp_rec *x, u32 lo, u32 hi,
 		if (err != q->err || changed_load) {
 			struct fa_err_val v;
 
+			hold(rp->err, q, qc, clock, rel);
 			q->err = err;
 			/* sum(load) 0: no relative error (fa_err_val()) */
 			fa_err_val(&v, err, rel ? sum_load : 0);
@@ -540,6 +569,8 @@ int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
 	/* E of every policy held since the group's last record (advance()) */
 	x.dt = g->timed && e->now > g->last_ts ? e->now - g->last_ts : 0;
 	x.dtd = (double)x.dt;
+	t->clock += x.dt;
+	x.clock = t->clock;
 	x.ksc = kernel_clock(&t->cfs[cpu], u, e->now, &before, &evicted);
 	if (!x.cseen) {
 		/* every policy starts from the kernel's state */

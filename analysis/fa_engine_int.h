@@ -148,6 +148,11 @@ int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
 void fa_replay_advance(struct fa_replay *r, const struct fa_engine *e, u32 i,
 		       u64 t);
 int fa_replay_close(struct fa_replay *r, const struct fa_segment *s);
+/*
+ * Replays the records batched for the replay's helper thread (fa_replay.c)
+ * before anything they read changes: the nodes of CPUs.
+ */
+void fa_replay_flush(struct fa_replay *r);
 
 /* tg->load_avg before the attempt (a record holds it after). */
 static inline s64 fa_tg_load_before(const struct fa_tg_update *u)

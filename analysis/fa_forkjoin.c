@@ -6,7 +6,6 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "fa_forkjoin.h"
 
@@ -49,7 +48,8 @@ struct fa_fj *fa_fj_start(void (*fn)(void *arg), void *arg)
 	struct fa_fj *f;
 	int err;
 
-	if (env && !strcmp(env, "0"))
+	/* 0: no thread at all; 1: the reader's pipeline thread only */
+	if (env && strtoul(env, NULL, 10) < 2)
 		return NULL;
 	f = calloc(1, sizeof(*f));
 	if (!f)

@@ -13,8 +13,9 @@
  *   fa_fj_stop(f)		joins the thread, frees
  *
  * Threads are a wall-clock gain on a machine with a free core, never a
- * CPU-time gain.  FAIRLAB_THREADS=0 in the environment makes
- * fa_fj_start() return NULL (as for the reader's pipeline).
+ * CPU-time gain.  FAIRLAB_THREADS=0 (no thread besides the caller's:
+ * the reader's pipeline neither) or 1 (the pipeline's only) in the
+ * environment makes fa_fj_start() return NULL.
  */
 #ifndef FA_FORKJOIN_H
 #define FA_FORKJOIN_H

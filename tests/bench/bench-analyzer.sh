@@ -23,7 +23,13 @@
 #     no per-record state, so it should not grow with the trace length.
 #  4. `fairlab whatif FILE` (its default 50 policies replayed in one pass)
 #     against `fairlab report FILE` timed in the same run (best of 3
-#     each), and its peak RSS on the whole recording and the first half.
+#     each, wall clock and the CPU time of that run), and its peak RSS on
+#     the whole recording and the first half.  whatif replays its
+#     policies in two halves on two threads (analysis/fa_forkjoin.c): a
+#     wall-clock gain where a core is free, a CPU-time loss; so it is
+#     also timed with the replay on one thread (FAIRLAB_THREADS=1), and
+#     both ratios, wall and CPU, are printed against report's (which
+#     runs its own two threads, reader and engine, on the same machine).
 #
 #   tests/bench/bench-analyzer.sh [--rerecord]
 #
@@ -105,6 +111,22 @@ best3() {
 	a=$(seconds "$@"); b=$(seconds "$@"); c=$(seconds "$@")
 	printf '%s\n%s\n%s\n' "$a" "$b" "$c" | sort -g | head -1
 }
+# timed CMD...: "wall cpu" seconds of CMD (cpu: user + system, all threads)
+timed() {
+	/usr/bin/time -f '%e %U %S' -o "$out/last.time" "$@" >/dev/null 2>"$out/last.err" ||
+		die "$* failed: $(head -2 "$out/last.err")"
+	awk '{ printf "%s %.2f\n", $1, $2 + $3 }' "$out/last.time"
+}
+# best3_timed CMD...: "wall cpu" of the fastest (wall) of 3 runs
+best3_timed() {
+	local a b c
+	a=$(timed "$@"); b=$(timed "$@"); c=$(timed "$@")
+	printf '%s\n%s\n%s\n' "$a" "$b" "$c" | sort -g | head -1
+}
+# ratio A B: A / B as "1.23x" ("n/a" when B is 0: a run too short to time)
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%5.2fx", a / b; else printf "  n/a" }'
+}
 # peak_rss_kb CMD...: maximum resident set size of CMD, in KB
 peak_rss_kb() {
 	/usr/bin/time -v "$@" 2>&1 >/dev/null | awk -F': ' '/Maximum resident set size/ { print $2 }'
@@ -127,10 +149,14 @@ for f in "$big" "$v6"; do
 		"$label:" "$tf" "$(echo "$n / $tf / 1000000" | bc -l)" "$tt" "$(echo "$tt / $tf" | bc -l)"
 	sync
 	npol=$("$fl" whatif --csv "$f" 2>/dev/null | tail -n +2 | wc -l)
-	tw=$(best3 "$fl" whatif "$f")
-	tf2=$(best3 "$fl" report "$f")
-	printf '%-16s fairlab whatif (%d policies) %7.2f s;  fairlab report %7.2f s;  whatif/report %5.2fx (target <= 3x)\n' \
-		"$label:" "$npol" "$tw" "$tf2" "$(echo "$tw / $tf2" | bc -l)"
+	t=$(best3_timed "$fl" report "$f"); read -r rw rc <<<"$t"
+	t=$(best3_timed "$fl" whatif "$f"); read -r ww wc <<<"$t"
+	t=$(best3_timed env FAIRLAB_THREADS=1 "$fl" whatif "$f"); read -r w1w w1c <<<"$t"
+	printf '%-16s fairlab report: wall %6.2f s, CPU %6.2f s\n' "$label:" "$rw" "$rc"
+	printf '%-16s fairlab whatif (%d policies), replay on 2 threads: wall %6.2f s, CPU %6.2f s;  whatif/report wall %s (target <= 3x), CPU %s\n' \
+		"$label:" "$npol" "$ww" "$wc" "$(ratio "$ww" "$rw")" "$(ratio "$wc" "$rc")"
+	printf '%-16s fairlab whatif (%d policies), replay on 1 thread:  wall %6.2f s, CPU %6.2f s;  whatif/report wall %s, CPU %s\n' \
+		"$label:" "$npol" "$w1w" "$w1c" "$(ratio "$w1w" "$rw")" "$(ratio "$w1c" "$rc")"
 done
 rss_all=$(peak_rss_kb "$fl" report "$big")
 rss_half=$(peak_rss_kb "$fl" report "$half")

@@ -730,7 +730,7 @@ int fa_replay_close(struct fa_replay *r, const struct fa_segment *s)
 			t->gc[p].rel_time = 0;
 		}
 		fa_err_merge(&f->err, &seg);
-		/* the spans went to the buckets only (fa_err_span_abs/rel()) */
+		/* the spans went to the buckets only (hold()), not their totals */
 		f->err.abs.total = fa_hist_sat_add(f->err.abs.total, s->err.time_ns);
 		f->err.rel.total = fa_hist_sat_add(f->err.rel.total,
 						   seg.rel_time_ns);

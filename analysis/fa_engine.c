@@ -59,7 +59,7 @@ const struct fa_tg *fa_engine_tg_by_id(const struct fa_engine *e, u64 id)
 
 int fa_engine_cpu_node(const struct fa_engine *e, s32 cpu)
 {
-	return cpu >= 0 && (u32)cpu < e->nr_node ? e->node[cpu] : -1;
+	return fa_cpu_node(e, cpu);
 }
 
 static int set_node(struct fa_engine *e, s32 cpu, s32 node)
@@ -69,6 +69,9 @@ static int set_node(struct fa_engine *e, s32 cpu, s32 node)
 
 	if (cpu < 0 || cpu >= FA_MAX_CPUS)
 		return 0;
+	/* the replay's batched records classify writes on the nodes before */
+	if (e->cfg.replay)
+		fa_replay_flush(e->cfg.replay);
 	if ((u32)cpu >= e->nr_node) {
 		while (n <= (u32)cpu)
 			n *= 2;

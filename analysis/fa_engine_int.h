@@ -117,6 +117,27 @@ enum fa_switch {
 enum fa_switch fa_writer_switch(const struct fa_engine *e, s32 *last_writer,
 				s32 cpu);
 
+/* fa_engine_cpu_node(), inline for the replay's loop over policies. */
+static inline int fa_cpu_node(const struct fa_engine *e, s32 cpu)
+{
+	return cpu >= 0 && (u32)cpu < e->nr_node ? e->node[cpu] : -1;
+}
+
+/*
+ * A write on another CPU than the last writer's @from (>= 0), on node
+ * @n_to: what fa_writer_switch() tells apart, for a caller that looks
+ * up @cpu's node once for many last writers (the replay).
+ */
+static inline enum fa_switch fa_switch_from(const struct fa_engine *e,
+					    s32 from, int n_to)
+{
+	int n_from = fa_cpu_node(e, from);
+
+	if (n_from < 0 || n_to < 0)
+		return FA_SWITCH_UNKNOWN;
+	return n_from != n_to ? FA_SWITCH_XNODE : FA_SWITCH_NODE;
+}
+
 /*
  * fa_replay.c, called with the engine's state as it was before: a
  * tg_update record of group @i on cfs_rq slot @c; the spans of group @i
@@ -127,6 +148,11 @@ int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
 void fa_replay_advance(struct fa_replay *r, const struct fa_engine *e, u32 i,
 		       u64 t);
 int fa_replay_close(struct fa_replay *r, const struct fa_segment *s);
+/*
+ * Replays the records batched for the replay's helper thread (fa_replay.c)
+ * before anything they read changes: the nodes of CPUs.
+ */
+void fa_replay_flush(struct fa_replay *r);
 
 /* tg->load_avg before the attempt (a record holds it after). */
 static inline s64 fa_tg_load_before(const struct fa_tg_update *u)

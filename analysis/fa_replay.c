@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fa_engine_int.h"
+#include "fa_forkjoin.h"
 #include "fa_replay.h"
 
 /* One cfs_rq: the kernel's clock as rebuilt from since_ns (common). */
@@ -27,14 +28,21 @@ struct rp_cp {
 };
 
 /*
- * One task group under one policy: what every record touches (32 bytes:
- * the slots of all policies of a group stay few cache lines), and what
- * only the relative error and tg->load_avg (budget) need.
+ * One task group under one policy: what every record touches (40 bytes),
+ * and what only the relative error and tg->load_avg (budget) need.
+ *
+ * The integral of |E| is summed per record, as the engine sums it (the
+ * same roundings: the recorded policy's figures are the report's, bit
+ * for bit), but the time E is held goes to its histogram buckets only
+ * when E changes (rp_tg.clock - since): sums of durations are exact, so
+ * the buckets are the same as with a bucket add per record, and most
+ * records leave most policies' E unchanged.
  */
 struct rp_gp {
 	s64 err;		/* sum over seen cfs_rqs of (contrib - load) */
 	double abs_time;	/* integral of |E| in the open segment (fa_err) */
 	double a;		/* |E| (fa_err_val()) */
+	u64 since;		/* rp_tg.clock when E (a, ia, rel, ir) took its value */
 	u32 ia;			/* its histogram bucket */
 	s32 last_writer;
 };
@@ -48,6 +56,7 @@ struct rp_gpc {
 };
 
 struct rp_tg {
+	u64 clock;		/* the group's time observed: the sum of its spans */
 	u32 nr_cfs;
 	struct rp_cfs *cfs;	/* [nr_cfs] */
 	struct rp_cp *cp;	/* [nr_cfs][npol] */
@@ -58,7 +67,8 @@ struct rp_tg {
 /* The counters of one policy, kept together (the results are large). */
 struct rp_pol {
 	struct fl_tg_rule rule;
-	u64 writes, switches, xnode, xnode_unknown, diverged;
+	u64 writes, switches, xnode, xnode_unknown;
+	u64 both;		/* writes where the kernel wrote too */
 	struct fa_err *err;	/* its result's error statistics */
 };
 
@@ -77,13 +87,14 @@ static const u32 range_shape[RP_ANY] = {
 	[RP_GATED] = FL_RULE_GATED, [RP_BUDGET] = FL_RULE_BUDGET,
 };
 
-struct fa_replay {
-	u32 npol;
-	bool rel;		/* relative error too */
-	struct rp_pol *pol;	/* internal order */
-	u32 *order;		/* internal index -> result index */
-	u32 range[RP_NR + 1];	/* internal indices of each RP_* */
-	struct fa_replay_result *res;
+/*
+ * The policies one thread replays: internal indices [lo, hi), with their
+ * rules (each part makes its own, so that the parts share nothing they
+ * write).
+ */
+struct rp_part {
+	u32 lo, hi;
+	u32 range[RP_NR + 1];	/* internal indices of each RP_*, within [lo, hi) */
 	u32 rule_nr_cpus;	/* the rules are made for */
 	bool rules_made;
 	bool shapes_ok;		/* each rule has its range's shape */
@@ -92,8 +103,58 @@ struct fa_replay {
 	u32 rec_nr_cpus;
 	struct fl_tg_rule rec_rule;
 	bool rec_made;
+};
+
+/* What every policy's decision on one record shares (set by the engine's thread). */
+struct rp_rec {
+	u32 tg, cfs;		/* group index, cfs_rq's CPU */
+	u32 policy, arg;	/* the record's own (FA_REPLAY_RECORDED) */
+	struct fl_tg_input in;	/* site and nr_cpus set */
+	s64 load;
+	s64 contrib;		/* recorded contrib before */
+	/*
+	 * What E's term of the cfs_rq, (contrib - lold), is replaced with
+	 * adds up to E + lold_w - (written ? contrib before : load): with
+	 * lold_w = lold, the load last observed, or, at the cfs_rq's first
+	 * record (no term yet), the recorded contrib, every policy's then.
+	 */
+	s64 lold_w;
+	s64 sum_load;		/* the group's sum(load) after the record */
+	s64 tg_ksum;		/* recorded tg->load_avg - the kernel's sum(contrib), before */
+	u64 ksc;		/* rebuilt sched_clock */
+	u64 before;		/* the kernel's last publish before, at a first record */
+	u64 clock;		/* rp_tg.clock after E's span before the record */
+	double dtd;		/* that span */
+	s32 cpu;		/* executing CPU */
+	int node;		/* its node, -1 unknown */
+	bool cseen, evicted, resync, written, sum_changed, spans;
+};
+
+/*
+ * Records gathered for the helper thread's part: both parts replay a
+ * batch at once (fa_replay_flush()), in record order each.
+ */
+#define RP_BATCH 2048
+
+struct fa_replay {
+	u32 npol;
+	bool rel;		/* relative error too */
+	struct rp_pol *pol;	/* internal order */
+	u32 *order;		/* internal index -> result index */
+	u32 range[RP_NR + 1];	/* internal indices of each RP_* */
+	struct fa_replay_result *res;
+	const struct fa_engine *e;	/* nodes of CPUs (fa_switch_from()) */
+	/*
+	 * part[0] on the engine's thread; with a helper thread (fj), part[1]
+	 * on it, the records batched (batch[0 .. nbatch)).
+	 */
+	struct rp_part part[2];
+	struct fa_fj *fj;
+	struct rp_rec *batch;
+	u32 nbatch;
 
 	u64 attempts;
+	u64 rec_writes;		/* attempts the kernel wrote (resyncs too) */
 	bool started;
 	u32 ntg;
 	struct rp_tg *tg;	/* indexed like the engine's group table */
@@ -111,6 +172,20 @@ static u32 range_of(const struct fl_tg_policy *p)
 	for (g = 0; g < RP_ANY && range_shape[g] != rule.shape; g++)
 		;
 	return g;	/* RP_ANY for a shape not listed */
+}
+
+static void helper_job(void *arg);
+
+/* Part @pt: internal indices [lo, hi). */
+static void set_part(struct fa_replay *r, struct rp_part *pt, u32 lo, u32 hi)
+{
+	u32 g;
+
+	pt->lo = lo;
+	pt->hi = hi;
+	for (g = 0; g <= RP_NR; g++)
+		pt->range[g] = r->range[g] < lo ? lo : r->range[g] > hi ? hi :
+			       r->range[g];
 }
 
 struct fa_replay *fa_replay_new(const struct fl_tg_policy *pol, u32 n, bool rel)
@@ -146,6 +221,18 @@ struct fa_replay *fa_replay_new(const struct fl_tg_policy *pol, u32 n, bool rel)
 		}
 	}
 	r->range[RP_NR] = k;
+	/* two halves on two threads, when a helper thread starts */
+	if (n >= 2) {
+		r->batch = malloc(RP_BATCH * sizeof(*r->batch));
+		if (r->batch)
+			r->fj = fa_fj_start(helper_job, r);
+	}
+	if (r->fj) {
+		set_part(r, &r->part[0], 0, n / 2);
+		set_part(r, &r->part[1], n / 2, n);
+	} else {
+		set_part(r, &r->part[0], 0, n);
+	}
 	return r;
 }
 
@@ -155,6 +242,8 @@ void fa_replay_free(struct fa_replay *r)
 
 	if (!r)
 		return;
+	fa_fj_stop(r->fj);
+	free(r->batch);
 	for (i = 0; i < r->ntg; i++) {
 		free(r->tg[i].cfs);
 		free(r->tg[i].cp);
@@ -225,15 +314,13 @@ static struct rp_tg *get_tg(struct fa_replay *r, u32 i, u32 cpu)
 	return t;
 }
 
-static void make_rules(struct fa_replay *r, u32 nr_cpus)
+static void make_rules(struct fa_replay *r, struct rp_part *pt, u32 nr_cpus)
 {
-	u32 p;
+	u32 p, g;
 
-	u32 g;
-
-	r->shapes_ok = true;
+	pt->shapes_ok = true;
 	for (g = 0; g < RP_NR; g++) {
-		for (p = r->range[g]; p < r->range[g + 1]; p++) {
+		for (p = pt->range[g]; p < pt->range[g + 1]; p++) {
 			const struct fl_tg_policy *pol = &r->res[r->order[p]].policy;
 
 			if (pol->id == FA_REPLAY_RECORDED)
@@ -241,26 +328,45 @@ static void make_rules(struct fa_replay *r, u32 nr_cpus)
 			fl_tg_rule_make(pol, nr_cpus, &r->pol[p].rule);
 			/* a shape that depended on more than the policy */
 			if (g < RP_ANY && r->pol[p].rule.shape != range_shape[g])
-				r->shapes_ok = false;
+				pt->shapes_ok = false;
 		}
 	}
-	r->rule_nr_cpus = nr_cpus;
-	r->rules_made = true;
+	pt->rule_nr_cpus = nr_cpus;
+	pt->rules_made = true;
 }
 
 /* The rule of the record's own policy (for FA_REPLAY_RECORDED). */
-static const struct fl_tg_rule *recorded_rule(struct fa_replay *r,
-					      const struct fa_tg_update *u)
+static const struct fl_tg_rule *recorded_rule(struct rp_part *pt,
+					      const struct rp_rec *x)
 {
-	if (!r->rec_made || r->rec_pol.id != u->policy ||
-	    r->rec_pol.arg != u->arg || r->rec_nr_cpus != u->nr_cpus) {
-		r->rec_pol.id = u->policy;
-		r->rec_pol.arg = u->arg;
-		r->rec_nr_cpus = u->nr_cpus;
-		fl_tg_rule_make(&r->rec_pol, u->nr_cpus, &r->rec_rule);
-		r->rec_made = true;
+	if (!pt->rec_made || pt->rec_pol.id != x->policy ||
+	    pt->rec_pol.arg != x->arg || pt->rec_nr_cpus != x->in.nr_cpus) {
+		pt->rec_pol.id = x->policy;
+		pt->rec_pol.arg = x->arg;
+		pt->rec_nr_cpus = x->in.nr_cpus;
+		fl_tg_rule_make(&pt->rec_pol, x->in.nr_cpus, &pt->rec_rule);
+		pt->rec_made = true;
 	}
-	return &r->rec_rule;
+	return &pt->rec_rule;
+}
+
+/*
+ * The time policy @e's E, (@q, @qc), has held its value, up to @clock,
+ * into its histogram buckets (rp_gp); what fa_err_span() does but the
+ * integral and the total.
+ */
+static __attribute__((always_inline)) inline void
+hold(struct fa_err *e, struct rp_gp *q, const struct rp_gpc *qc, u64 clock,
+     const bool rel)
+{
+	u64 held = clock - q->since;
+
+	if (held) {
+		fa_hist_add_bucket(&e->abs, q->ia, held);
+		if (rel && qc->has_rel)
+			fa_hist_add_bucket(&e->rel, qc->ir, held);
+		q->since = clock;
+	}
 }
 
 /* Group @i's errors under every policy held from its last record to @t. */
@@ -271,22 +377,24 @@ static void advance(struct fa_replay *r, const struct fa_tg *g,
 	u64 dt;
 	u32 p;
 
-	if (!g->timed || t_end <= g->last_ts)
-		return;
-	dt = t_end - g->last_ts;
+	dt = g->timed && t_end > g->last_ts ? t_end - g->last_ts : 0;
 	dtd = (double)dt;
+	t->clock += dt;
 	for (p = 0; p < r->npol; p++) {
-		fa_err_span_abs(r->pol[p].err, &t->gp[p].abs_time, t->gp[p].a,
-				t->gp[p].ia, dt, dtd);
-		if (r->rel && t->gc[p].has_rel)
-			fa_err_span_rel(r->pol[p].err, &t->gc[p].rel_time,
-					t->gc[p].rel, t->gc[p].ir, dt, dtd);
+		if (dt) {
+			t->gp[p].abs_time += t->gp[p].a * dtd;
+			if (r->rel && t->gc[p].has_rel)
+				t->gc[p].rel_time += t->gc[p].rel * dtd;
+		}
+		/* the buckets complete when the results are read */
+		hold(r->pol[p].err, &t->gp[p], &t->gc[p], t->clock, r->rel);
 	}
 }
 
 void fa_replay_advance(struct fa_replay *r, const struct fa_engine *e, u32 i,
 		       u64 t)
 {
+	fa_replay_flush(r);
 	if (i < r->ntg && r->tg[i].gp)
 		advance(r, &e->tgtab.tg[i], &r->tg[i], t);
 }
@@ -328,11 +436,16 @@ static u64 kernel_clock(struct rp_cfs *kc, const struct fa_tg_update *u,
 	return ksc;
 }
 
-/* A write under policy @p executed on @cpu: the writer switch it is. */
-static void count_switch(const struct fa_engine *e, struct rp_pol *rp,
-			 struct rp_gp *q, s32 cpu)
+/*
+ * A write under policy @rp on another CPU than its last writer @from
+ * (< 0: none), on node @n_to: the writer switch it is (fa_writer_switch()).
+ */
+static inline void count_switch(const struct fa_engine *e, struct rp_pol *rp,
+				s32 from, int n_to)
 {
-	switch (fa_writer_switch(e, &q->last_writer, cpu)) {
+	if (from < 0)
+		return;
+	switch (fa_switch_from(e, from, n_to)) {
 	case FA_SWITCH_NONE:
 		break;
 	case FA_SWITCH_NODE:
@@ -350,63 +463,51 @@ static void count_switch(const struct fa_engine *e, struct rp_pol *rp,
 }
 
 /* The rules of this record: made for its nr_cpus, "recorded" its own. */
-static void set_rules(struct fa_replay *r, const struct fa_tg_update *u)
+static void set_rules(struct fa_replay *r, struct rp_part *pt,
+		      const struct rp_rec *x)
 {
 	const struct fl_tg_rule *rec;
 	u32 p;
 
-	if (!r->rules_made || r->rule_nr_cpus != u->nr_cpus)
-		make_rules(r, u->nr_cpus);
-	if (r->range[RP_ANY] == r->npol)
+	if (!pt->rules_made || pt->rule_nr_cpus != x->in.nr_cpus)
+		make_rules(r, pt, x->in.nr_cpus);
+	if (pt->range[RP_ANY] == pt->hi)
 		return;
-	rec = recorded_rule(r, u);
-	for (p = r->range[RP_ANY]; p < r->npol; p++)
+	rec = recorded_rule(pt, x);
+	for (p = pt->range[RP_ANY]; p < pt->hi; p++)
 		if (r->res[r->order[p]].policy.id == FA_REPLAY_RECORDED)
 			r->pol[p].rule = *rec;
 }
 
-/* What every policy's decision on one record shares. */
-struct rp_rec {
-	const struct fa_engine *e;
-	struct fl_tg_input in;	/* site and nr_cpus set */
-	struct rp_cp *cp;	/* the cfs_rq's slots */
-	struct rp_gp *gp;	/* the group's slots */
-	struct rp_gpc *gc;
-	s64 load, lold;		/* load now, and as last observed (0: first) */
-	s64 sum_load;		/* the group's sum(load) after the record */
-	s64 ksum;		/* the kernel's sum(contrib) before */
-	s64 tg_before;		/* recorded tg->load_avg before */
-	u64 ksc, dt;		/* rebuilt sched_clock; E's span before */
-	double dtd;
-	s32 cpu;		/* executing CPU */
-	bool cseen, resync, written, sum_changed;
-};
 
 /*
  * Policies [lo, hi) of one RP_* @range on one record: the span of E held
  * until now, the decision (module/policy/'s fl_tg_rule_decide(), its
- * shape a constant here but for RP_ANY), the write, the new E.
+ * shape a constant here but for RP_ANY), the write, the new E.  @range,
+ * @spans (x->spans) and @rel (r->rel) are constants in each copy
+ * (replay_all()): their tests fold away instead of running per policy.
  */
 static __attribute__((always_inline)) inline void
-replay_range(struct fa_replay *r, const struct rp_rec *x, u32 lo, u32 hi,
-	     const u32 range)
+replay_range(struct fa_replay *r, const struct rp_rec *x, struct rp_cp *cp,
+	     struct rp_tg *t, u32 lo, u32 hi, const u32 range,
+	     const bool spans, const bool rel)
 {
 	/*
 	 * The record's values in locals: the stores below go through
 	 * pointers the compiler cannot tell apart from *x and *r, and would
 	 * make it load these again for every policy.
 	 */
-	const s64 load = x->load, lold = x->lold, sum_load = x->sum_load;
-	const s64 tg_ksum = sub_w(x->tg_before, x->ksum);
-	const u64 ksc = x->ksc, dt = x->dt;
+	const s64 load = x->load, lold_w = x->lold_w, sum_load = x->sum_load;
+	const s64 tg_ksum = x->tg_ksum;
+	const u64 ksc = x->ksc, clock = x->clock;
 	const double dtd = x->dtd;
-	const bool cseen = x->cseen, resync = x->resync, written = x->written;
-	const bool changed_load = x->sum_changed, rel = r->rel;
+	const bool resync = x->resync, written = x->written;
+	const bool changed_load = rel && x->sum_changed;
 	const s32 cpu = x->cpu;
+	const int node = x->node;
 	struct rp_pol *pol = r->pol;
-	struct rp_cp *cp = x->cp;
-	struct rp_gp *gp = x->gp;
-	struct rp_gpc *gc = x->gc;
+	struct rp_gp *gp = t->gp;
+	struct rp_gpc *gc = t->gc;
 	struct fl_tg_input in = x->in;
 	u32 p;
 
@@ -423,11 +524,10 @@ replay_range(struct fa_replay *r, const struct rp_rec *x, u32 lo, u32 hi,
 
 		if (range != RP_ANY)
 			rule.shape = range_shape[range];
-		if (dt) {
-			fa_err_span_abs(rp->err, &q->abs_time, q->a, q->ia, dt, dtd);
+		if (spans) {
+			q->abs_time += q->a * dtd;
 			if (rel && qc->has_rel)
-				fa_err_span_rel(rp->err, &qc->rel_time, qc->rel,
-						qc->ir, dt, dtd);
+				qc->rel_time += qc->rel * dtd;
 		}
 		in.delta = sub_w(load, rc);
 		in.contrib = (u64)rc;
@@ -438,24 +538,28 @@ replay_range(struct fa_replay *r, const struct rp_rec *x, u32 lo, u32 hi,
 			in.since_ns = s->pub == FL_SINCE_NEVER ? FL_SINCE_NEVER :
 				      ksc > s->pub ? ksc - s->pub : 0;
 		w = resync || fl_tg_rule_decide(&rule, &in);
-		rp->diverged += w != written;
-		/* replace this cfs_rq's term (contrib - load) in E */
-		err = cseen ? sub_w(q->err, sub_w(rc, lold)) : q->err;
+		/*
+		 * This cfs_rq's term (contrib - load) in E replaced: E +
+		 * lold_w - (w ? rc : load) (rp_rec.lold_w).
+		 */
+		err = add_w(q->err, sub_w(lold_w, w ? rc : load));
 		if (w) {
+			rp->both += written;
 			/* only what reads tg->load_avg needs the sum */
 			if (range == RP_BUDGET || range == RP_ANY)
 				qc->sum_contrib = add_w(qc->sum_contrib, in.delta);
 			s->contrib = load;
 			s->pub = ksc;
 			rp->writes++;
-			if (q->last_writer != cpu)
-				count_switch(x->e, rp, q, cpu);
-		} else {
-			err = add_w(err, sub_w(rc, load));
+			if (q->last_writer != cpu) {
+				count_switch(r->e, rp, q->last_writer, node);
+				q->last_writer = cpu;
+			}
 		}
 		if (err != q->err || changed_load) {
 			struct fa_err_val v;
 
+			hold(rp->err, q, qc, clock, rel);
 			q->err = err;
 			/* sum(load) 0: no relative error (fa_err_val()) */
 			fa_err_val(&v, err, rel ? sum_load : 0);
@@ -471,67 +575,131 @@ replay_range(struct fa_replay *r, const struct rp_rec *x, u32 lo, u32 hi,
 	}
 }
 
+/* Every policy of part @pt on one record, range by range (replay_range()). */
+static __attribute__((always_inline)) inline void
+replay_all(struct fa_replay *r, const struct rp_part *pt, const struct rp_rec *x,
+	   struct rp_cp *cp, struct rp_tg *t, const bool spans, const bool rel)
+{
+	const u32 *g = pt->range;
+
+	if (!pt->shapes_ok) {
+		replay_range(r, x, cp, t, pt->lo, pt->hi, RP_ANY, spans, rel);
+		return;
+	}
+	replay_range(r, x, cp, t, g[RP_SCALED], g[RP_SCALED + 1], RP_SCALED, spans, rel);
+	replay_range(r, x, cp, t, g[RP_ABOVE], g[RP_ABOVE + 1], RP_ABOVE, spans, rel);
+	replay_range(r, x, cp, t, g[RP_GATED], g[RP_GATED + 1], RP_GATED, spans, rel);
+	replay_range(r, x, cp, t, g[RP_BUDGET], g[RP_BUDGET + 1], RP_BUDGET, spans, rel);
+	replay_range(r, x, cp, t, g[RP_ANY], g[RP_ANY + 1], RP_ANY, spans, rel);
+}
+
+/* One record under the policies of part @pt. */
+static void replay_rec(struct fa_replay *r, struct rp_part *pt,
+		       const struct rp_rec *x)
+{
+	struct rp_tg *t = &r->tg[x->tg];
+	struct rp_cp *cp = &t->cp[(size_t)x->cfs * r->npol];
+	u32 p;
+
+	set_rules(r, pt, x);
+	if (!x->cseen) {
+		/* every policy starts from the kernel's state */
+		for (p = pt->lo; p < pt->hi; p++) {
+			cp[p].contrib = x->contrib;
+			cp[p].pub = x->before;
+			t->gc[p].sum_contrib = add_w(t->gc[p].sum_contrib,
+						     x->contrib);
+		}
+	} else if (x->evicted) {
+		for (p = pt->lo; p < pt->hi; p++)
+			cp[p].pub = FL_SINCE_NEVER;
+	}
+	if (x->spans)
+		r->rel ? replay_all(r, pt, x, cp, t, true, true) :
+			 replay_all(r, pt, x, cp, t, true, false);
+	else
+		r->rel ? replay_all(r, pt, x, cp, t, false, true) :
+			 replay_all(r, pt, x, cp, t, false, false);
+}
+
+/* The batch under part @pt's policies. */
+static void replay_batch(struct fa_replay *r, struct rp_part *pt)
+{
+	u32 k;
+
+	for (k = 0; k < r->nbatch; k++)
+		replay_rec(r, pt, &r->batch[k]);
+}
+
+static void helper_job(void *arg)
+{
+	struct fa_replay *r = arg;
+
+	replay_batch(r, &r->part[1]);
+}
+
+void fa_replay_flush(struct fa_replay *r)
+{
+	if (!r->nbatch)
+		return;
+	fa_fj_run(r->fj);
+	replay_batch(r, &r->part[0]);
+	fa_fj_wait(r->fj);
+	r->nbatch = 0;
+}
+
 int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
 			u32 i, const struct fa_cfs *c, const struct fa_event *ev)
 {
 	const struct fa_tg_update *u = &ev->u.tg_update;
 	const struct fa_tg *g = &e->tgtab.tg[i];
-	u32 cpu = (u32)u->cfs_cpu, p, np = r->npol;
-	struct rp_rec x;
+	u32 cpu = (u32)u->cfs_cpu;
+	struct rp_rec one, *x = r->fj ? &r->batch[r->nbatch] : &one;
 	struct rp_tg *t;
-	bool evicted;
-	u64 before;
+	s64 lold;
+	u64 dt;
 
+	/* slots are made here, while no part is being replayed */
 	t = get_tg(r, i, cpu);
 	if (!t)
 		return -1;
-	set_rules(r, u);
+	r->e = e;
 	r->attempts++;
-	x.e = e;
-	x.gp = t->gp;
-	x.gc = t->gc;
-	x.cp = &t->cp[(size_t)cpu * np];
-	x.load = (s64)u->load;
-	x.cseen = c->seen;
-	x.resync = u->site == FL_SITE_RESYNC;
-	x.written = u->written;
-	x.cpu = ev->cpu;
+	r->rec_writes += u->written;
+	x->tg = i;
+	x->cfs = cpu;
+	x->policy = u->policy;
+	x->arg = u->arg;
+	x->load = (s64)u->load;
+	x->contrib = (s64)u->contrib;
+	x->cseen = c->seen;
+	x->resync = u->site == FL_SITE_RESYNC;
+	x->written = u->written;
+	x->cpu = ev->cpu;
+	x->node = fa_cpu_node(e, ev->cpu);
 	/* E of every policy held since the group's last record (advance()) */
-	x.dt = g->timed && e->now > g->last_ts ? e->now - g->last_ts : 0;
-	x.dtd = (double)x.dt;
-	x.ksc = kernel_clock(&t->cfs[cpu], u, e->now, &before, &evicted);
-	if (!x.cseen) {
-		/* every policy starts from the kernel's state */
-		for (p = 0; p < np; p++) {
-			x.cp[p].contrib = (s64)u->contrib;
-			x.cp[p].pub = before;
-			x.gc[p].sum_contrib = add_w(x.gc[p].sum_contrib,
-						    (s64)u->contrib);
-		}
-	} else if (evicted) {
-		for (p = 0; p < np; p++)
-			x.cp[p].pub = FL_SINCE_NEVER;
-	}
+	dt = g->timed && e->now > g->last_ts ? e->now - g->last_ts : 0;
+	x->spans = dt != 0;
+	x->dtd = (double)dt;
+	t->clock += dt;
+	x->clock = t->clock;
+	x->ksc = kernel_clock(&t->cfs[cpu], u, e->now, &x->before, &x->evicted);
 	/* sum(load) after this record, and the kernel's sum(contrib) before */
-	x.lold = x.cseen ? c->load : 0;
-	x.sum_load = add_w(sub_w(g->sum_load, x.lold), x.load);
-	x.sum_changed = r->rel && x.sum_load != g->sum_load;
-	x.ksum = add_w(sub_w(g->sum_contrib, x.cseen ? c->contrib : 0),
-		       (s64)u->contrib);
-	x.tg_before = fa_tg_load_before(u);
-	x.in.site = u->site;
-	x.in.nr_cpus = u->nr_cpus;
-	x.in.tg_load_avg = 0;
-	x.in.since_ns = FL_SINCE_NEVER;
-	if (!r->shapes_ok) {
-		replay_range(r, &x, 0, np, RP_ANY);
-		return 0;
-	}
-	replay_range(r, &x, r->range[RP_SCALED], r->range[RP_SCALED + 1], RP_SCALED);
-	replay_range(r, &x, r->range[RP_ABOVE], r->range[RP_ABOVE + 1], RP_ABOVE);
-	replay_range(r, &x, r->range[RP_GATED], r->range[RP_GATED + 1], RP_GATED);
-	replay_range(r, &x, r->range[RP_BUDGET], r->range[RP_BUDGET + 1], RP_BUDGET);
-	replay_range(r, &x, r->range[RP_ANY], r->range[RP_ANY + 1], RP_ANY);
+	lold = x->cseen ? c->load : 0;
+	x->lold_w = x->cseen ? c->load : (s64)u->contrib;
+	x->sum_load = add_w(sub_w(g->sum_load, lold), x->load);
+	x->sum_changed = r->rel && x->sum_load != g->sum_load;
+	x->tg_ksum = sub_w(fa_tg_load_before(u),
+			   add_w(sub_w(g->sum_contrib, x->cseen ? c->contrib : 0),
+				 (s64)u->contrib));
+	x->in.site = u->site;
+	x->in.nr_cpus = u->nr_cpus;
+	x->in.tg_load_avg = 0;
+	x->in.since_ns = FL_SINCE_NEVER;
+	if (!r->fj)
+		replay_rec(r, &r->part[0], x);
+	else if (++r->nbatch == RP_BATCH)
+		fa_replay_flush(r);
 	return 0;
 }
 
@@ -540,6 +708,7 @@ int fa_replay_close(struct fa_replay *r, const struct fa_segment *s)
 	struct fa_err seg;
 	u32 p, i;
 
+	fa_replay_flush(r);
 	/* as the engine merges its groups into the segment, then the total */
 	memset(&seg, 0, sizeof(seg));
 	seg.time_ns = s->err.time_ns;
@@ -561,7 +730,7 @@ int fa_replay_close(struct fa_replay *r, const struct fa_segment *s)
 			t->gc[p].rel_time = 0;
 		}
 		fa_err_merge(&f->err, &seg);
-		/* the spans went to the buckets only (fa_err_span_abs/rel()) */
+		/* the spans went to the buckets only (hold()), not their totals */
 		f->err.abs.total = fa_hist_sat_add(f->err.abs.total, s->err.time_ns);
 		f->err.rel.total = fa_hist_sat_add(f->err.rel.total,
 						   seg.rel_time_ns);
@@ -574,7 +743,12 @@ int fa_replay_close(struct fa_replay *r, const struct fa_segment *s)
 		f->switches = r->pol[p].switches;
 		f->xnode = r->pol[p].xnode;
 		f->xnode_unknown = r->pol[p].xnode_unknown;
-		x->diverged = r->pol[p].diverged;
+		/*
+		 * Decided otherwise than recorded: written here but not by the
+		 * kernel, or the other way round (counted so, not per record).
+		 */
+		x->diverged = r->pol[p].writes - r->pol[p].both +
+			      (r->rec_writes - r->pol[p].both);
 	}
 	r->started = true;
 	return 0;

@@ -49,16 +49,11 @@ enum fa_switch fa_writer_switch(const struct fa_engine *e, s32 *last_writer,
 				s32 cpu)
 {
 	s32 from = *last_writer;
-	int n_from, n_to;
 
 	*last_writer = cpu;
 	if (from < 0 || from == cpu)
 		return FA_SWITCH_NONE;
-	n_from = fa_engine_cpu_node(e, from);
-	n_to = fa_engine_cpu_node(e, cpu);
-	if (n_from < 0 || n_to < 0)
-		return FA_SWITCH_UNKNOWN;
-	return n_from != n_to ? FA_SWITCH_XNODE : FA_SWITCH_NODE;
+	return fa_switch_from(e, from, fa_cpu_node(e, cpu));
 }
 
 static void count_write(struct fa_engine *e, struct fa_tg *g,

@@ -6,12 +6,15 @@
 # it does not judge).
 #
 #  1. Records, once, a large trace in the VM: the analyzer-data scenario
-#     with 16 more busy cgroups 5 levels deep, FL_BENCH_SECS (default 250)
-#     per policy, 4 vCPUs (under TCG, 7000 to 25000 records per second of
-#     guest time, depending on the host's load), recorded uncompressed
-#     and compressed with zstd on the host.  Kept in
-#     build/bench/analyzer-big/ and reused; --rerecord records it again.
-#     It must hold at least 5 M fairlab records.
+#     with 16 more busy cgroups 5 levels deep, 4 vCPUs, until the module
+#     has counted FL_BENCH_RECORDS (default 10 M) update attempts, a third
+#     per policy: under TCG the guest makes 7000 to 25000 records per
+#     second depending on the host's load, so a fixed time would give a
+#     recording of any size (FL_BENCH_SECS, default 1200 per policy, is
+#     only a cap).  Recorded uncompressed, compressed with zstd on the
+#     host.  Kept in build/bench/analyzer-big/ and reused; --rerecord
+#     records it again.  It must hold at least FL_BENCH_MIN_EVENTS
+#     (default 90% of FL_BENCH_RECORDS) fairlab records.
 #  2. Times `fairlab report` (events/s; best of 3) and
 #     `trace-cmd report -i FILE >/dev/null` on the same file, as recorded
 #     (trace.dat v7, zstd) and converted to v6 uncompressed.
@@ -20,21 +23,30 @@
 #     no per-record state, so it should not grow with the trace length.
 #  4. `fairlab whatif FILE` (its default 50 policies replayed in one pass)
 #     against `fairlab report FILE` timed in the same run (best of 3
-#     each), and its peak RSS on the whole recording and the first half.
+#     each, wall clock and the CPU time of that run), and its peak RSS on
+#     the whole recording and the first half.  whatif replays its
+#     policies in two halves on two threads (analysis/fa_forkjoin.c): a
+#     wall-clock gain where a core is free, a CPU-time loss; so it is
+#     also timed with the replay on one thread (FAIRLAB_THREADS=1), and
+#     both ratios, wall and CPU, are printed against report's (which
+#     runs its own two threads, reader and engine, on the same machine).
 #
 #   tests/bench/bench-analyzer.sh [--rerecord]
 #
-# Environment: FL_BENCH_SECS (workload seconds per policy, default 250),
-# FL_BENCH_OUT (directory, default build/bench/analyzer-big),
-# FL_BENCH_MIN_EVENTS (default 5000000; a smaller value for a dry run).
+# Environment: FL_BENCH_RECORDS (update attempts to record, default
+# 10000000), FL_BENCH_SECS (cap on the workload seconds per policy,
+# default 1200), FL_BENCH_OUT (directory, default
+# build/bench/analyzer-big), FL_BENCH_MIN_EVENTS (default 90% of
+# FL_BENCH_RECORDS; a smaller value for a dry run).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 fl=$top/build/fairlab
 out=${FL_BENCH_OUT:-$top/build/bench/analyzer-big}
 big=$out/analyzer.zstd.dat
-secs=${FL_BENCH_SECS:-250}
-min_events=${FL_BENCH_MIN_EVENTS:-5000000}
+records=${FL_BENCH_RECORDS:-10000000}
+secs=${FL_BENCH_SECS:-1200}
+min_events=${FL_BENCH_MIN_EVENTS:-$((records / 10 * 9))}
 
 die() { echo "bench-analyzer: error: $*" >&2; exit 1; }
 [ -x "$fl" ] || die "$fl not built (make)"
@@ -49,14 +61,14 @@ fairlab_records() {
 
 raw=$out/analyzer.dat		# as recorded: v7, uncompressed
 if [ "${1:-}" = --rerecord ] || [ ! -s "$raw" ]; then
-	echo "bench-analyzer: recording ${secs}s x 3 policies at 4 vCPUs in the VM (about $((secs * 3 / 60 + 10)) minutes)"
+	echo "bench-analyzer: recording $records update attempts under 3 policies at 4 vCPUs in the VM (15 to 40 minutes, at most ${secs}s per policy)"
 	rm -rf "$out"
 	mkdir -p "$top/build/bench"
 	# bash reads a script as it runs it: run a snapshot of run-scenario.sh,
 	# so that an edit to it during this long run cannot break the run
 	bash -c "$(cat tests/vm/run-scenario.sh)" tests/vm/run-scenario.sh \
 		--smp 4 --mem 6144 --timeout $((secs * 3 * 4 + 900)) --out "$out" \
-		--append "FL_DATA_SECS=$secs FL_DATA_GROUPS=16 FL_DATA_DEPTH=4 FL_TRACE_BUF_KB=65536 FL_ALLOW_LOST=1 FL_DATA_COMPRESSION=none FL_DATA_CHECK=0" \
+		--append "FL_DATA_SECS=$secs FL_DATA_RECORDS=$records FL_DATA_GROUPS=16 FL_DATA_DEPTH=4 FL_TRACE_BUF_KB=65536 FL_ALLOW_LOST=1 FL_DATA_COMPRESSION=none FL_DATA_CHECK=0" \
 		tests/vm/scenarios/analyzer-data.guest.sh >"$top/build/bench/analyzer-big.log" 2>&1 ||
 		die "the VM run failed: build/bench/analyzer-big.log"
 	rm -f "$big"
@@ -67,7 +79,7 @@ fi
 	die "trace-cmd convert to zstd failed"
 n=$(fairlab_records "$big")
 [ "${n:-0}" -ge $min_events ] ||
-	die "$big holds ${n:-0} fairlab records, fewer than $min_events: raise FL_BENCH_SECS and --rerecord"
+	die "$big holds ${n:-0} fairlab records, fewer than $min_events (events lost, or FL_BENCH_SECS reached: see the log): --rerecord"
 
 # The other flavour, and the first half (in records) of the recording.
 v6=$out/analyzer.v6.dat
@@ -99,6 +111,22 @@ best3() {
 	a=$(seconds "$@"); b=$(seconds "$@"); c=$(seconds "$@")
 	printf '%s\n%s\n%s\n' "$a" "$b" "$c" | sort -g | head -1
 }
+# timed CMD...: "wall cpu" seconds of CMD (cpu: user + system, all threads)
+timed() {
+	/usr/bin/time -f '%e %U %S' -o "$out/last.time" "$@" >/dev/null 2>"$out/last.err" ||
+		die "$* failed: $(head -2 "$out/last.err")"
+	awk '{ printf "%s %.2f\n", $1, $2 + $3 }' "$out/last.time"
+}
+# best3_timed CMD...: "wall cpu" of the fastest (wall) of 3 runs
+best3_timed() {
+	local a b c
+	a=$(timed "$@"); b=$(timed "$@"); c=$(timed "$@")
+	printf '%s\n%s\n%s\n' "$a" "$b" "$c" | sort -g | head -1
+}
+# ratio A B: A / B as "1.23x" ("n/a" when B is 0: a run too short to time)
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%5.2fx", a / b; else printf "  n/a" }'
+}
 # peak_rss_kb CMD...: maximum resident set size of CMD, in KB
 peak_rss_kb() {
 	/usr/bin/time -v "$@" 2>&1 >/dev/null | awk -F': ' '/Maximum resident set size/ { print $2 }'
@@ -121,10 +149,14 @@ for f in "$big" "$v6"; do
 		"$label:" "$tf" "$(echo "$n / $tf / 1000000" | bc -l)" "$tt" "$(echo "$tt / $tf" | bc -l)"
 	sync
 	npol=$("$fl" whatif --csv "$f" 2>/dev/null | tail -n +2 | wc -l)
-	tw=$(best3 "$fl" whatif "$f")
-	tf2=$(best3 "$fl" report "$f")
-	printf '%-16s fairlab whatif (%d policies) %7.2f s;  fairlab report %7.2f s;  whatif/report %5.2fx (target <= 3x)\n' \
-		"$label:" "$npol" "$tw" "$tf2" "$(echo "$tw / $tf2" | bc -l)"
+	t=$(best3_timed "$fl" report "$f"); read -r rw rc <<<"$t"
+	t=$(best3_timed "$fl" whatif "$f"); read -r ww wc <<<"$t"
+	t=$(best3_timed env FAIRLAB_THREADS=1 "$fl" whatif "$f"); read -r w1w w1c <<<"$t"
+	printf '%-16s fairlab report: wall %6.2f s, CPU %6.2f s\n' "$label:" "$rw" "$rc"
+	printf '%-16s fairlab whatif (%d policies), replay on 2 threads: wall %6.2f s, CPU %6.2f s;  whatif/report wall %s (target <= 3x), CPU %s\n' \
+		"$label:" "$npol" "$ww" "$wc" "$(ratio "$ww" "$rw")" "$(ratio "$wc" "$rc")"
+	printf '%-16s fairlab whatif (%d policies), replay on 1 thread:  wall %6.2f s, CPU %6.2f s;  whatif/report wall %s, CPU %s\n' \
+		"$label:" "$npol" "$w1w" "$w1c" "$(ratio "$w1w" "$rw")" "$(ratio "$w1c" "$rc")"
 done
 rss_all=$(peak_rss_kb "$fl" report "$big")
 rss_half=$(peak_rss_kb "$fl" report "$half")

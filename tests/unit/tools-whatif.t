@@ -59,6 +59,21 @@ figures_whatif "$ref" recorded | grep -v err_rel_mean_pct >"$tmp/rel"
 check "without --rel: the same figures, relative error null" \
 	eval 'grep -qx "err_rel_mean_pct null" "$tmp/norel" && grep -v err_rel_mean_pct "$tmp/norel" | cmp -s - "$tmp/rel"'
 
+# the default 50 policies are replayed in two halves on two threads (a
+# helper thread, fa_forkjoin.c): the same figures as on one thread
+# (FAIRLAB_THREADS=0), and "recorded" among them still the report's
+for f in "$ref" "$DATA/analyzer-policies.dat"; do
+	name=$(basename "$f")
+	"$FAIRLAB" whatif --csv --rel "$f" >"$tmp/two" 2>/dev/null
+	FAIRLAB_THREADS=0 "$FAIRLAB" whatif --csv --rel "$f" >"$tmp/one" 2>/dev/null
+	check "$name: 50 policies on two threads = on one ($(($(wc -l <"$tmp/one") - 1)) rows)" \
+		eval '[ "$(wc -l <"$tmp/one")" -gt 40 ] && cmp -s "$tmp/one" "$tmp/two"'
+	"$FAIRLAB" whatif --json --rel "$f" 2>/dev/null | after '"policy": "recorded"' >"$tmp/wi"
+	figures_report "$f" >"$tmp/rep"
+	check "$name: recorded among 50 policies: no decision differs, the report's figures" \
+		eval 'grep -qx "diverged_n 0" "$tmp/wi" && grep -v diverged "$tmp/wi" | cmp -s - "$tmp/rep"'
+done
+
 # every policy really is in analyzer-policies.dat, with its decisions
 pol=$DATA/analyzer-policies.dat
 if [ -s "$pol" ]; then

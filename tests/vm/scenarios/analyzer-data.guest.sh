@@ -18,6 +18,11 @@
 # makes the committed test data from it.  Knobs (--append):
 #   FL_DATA_SECS=N     workload seconds per policy (default 1; the
 #                      analyzer benchmark records with more)
+#   FL_DATA_RECORDS=N  end each policy's workload early, once the module
+#                      has counted N update attempts in all (its stats
+#                      file), split evenly over the policies: a recording
+#                      of about N tg_update records however fast the
+#                      emulated machine runs; FL_DATA_SECS is then a cap
 #   FL_DATA_CLOCK=C    trace clock (default mono; local makes the
 #                      recording the analyzer must warn about)
 #   FL_DATA_PAUSE=1    stop the recorder during the first workload: with a
@@ -44,6 +49,7 @@
 : "${FL_DATA_COMPRESSION:=}"
 : "${FL_DATA_CHECK:=1}"
 : "${FL_DATA_POLICIES:=}"
+: "${FL_DATA_RECORDS:=0}"
 
 # leaf I: the cgroup (path below /sys/fs/cgroup) of extra group I
 leaf() {
@@ -59,10 +65,19 @@ CG=/sys/fs/cgroup
 P=/sys/module/fairlab/parameters
 
 # /tmp/loop.sh SECS CMD...: run CMD over and over until SECS have passed
+# or /tmp/fl-stop exists (FL_DATA_RECORDS reached)
 cat >/tmp/loop.sh <<'EOF'
 end=$(( $(date +%s) + $1 )); shift
-while [ "$(date +%s)" -lt $end ]; do "$@" >/dev/null 2>&1; done
+while [ "$(date +%s)" -lt $end ] && [ ! -e /tmp/fl-stop ]; do
+	"$@" >/dev/null 2>&1
+done
 EOF
+
+# attempts: update attempts the module has counted since it was loaded
+attempts() {
+	awk '$1 == "tg_policy" { n += $3 } END { print n + 0 }' \
+		/sys/kernel/fairlab/stats
+}
 
 # recorder_signal SIG: send SIG to `trace-cmd record` (pid saved by
 # record_start in /tmp/fl-record-NAME.pid) and to its per-CPU readers
@@ -75,12 +90,24 @@ recorder_signal() {
 	kill "-$1" "$_rp"
 }
 
-# workload SECS: forks, wakeups and exits in both leaves and in autogroups
-# (waits for its own jobs only: the recorder runs in the background too)
+# workload SECS [ATTEMPTS]: forks, wakeups and exits in both leaves and
+# in autogroups, for SECS or until the module has counted ATTEMPTS update
+# attempts (waits for its own jobs only: the recorder runs in the
+# background too)
 workload() {
+	rm -f /tmp/fl-stop
+	_watch=
+	if [ -n "${2:-}" ]; then
+		# polled once a second: overshoots by a second of records at most
+		( while [ "$(attempts)" -lt "$2" ]; do sleep 1; done
+		  : >/tmp/fl-stop ) &
+		_watch=$!
+	fi
 	cg_run a/b sh /tmp/loop.sh "$1" hackbench -g 2 -f 2 -l 20 &
 	_w1=$!
-	cg_run a/c stress-ng --fork 2 -t "${1}s" -q >/dev/null 2>&1 &
+	# stress-ng in runs of at most 5 s, so that it too stops at fl-stop
+	_sn=$(( $1 < 5 ? $1 : 5 ))
+	cg_run a/c sh /tmp/loop.sh "$1" stress-ng --fork 2 -t "${_sn}s" -q &
 	_w2=$!
 	setsid sh /tmp/loop.sh "$1" /bin/true &
 	_w3=$!
@@ -92,6 +119,16 @@ workload() {
 		_i=$((_i + 1))
 	done
 	wait $_w1 $_w2 $_w3 $_ws
+	[ -n "$_watch" ] && kill "$_watch" 2>/dev/null
+	rm -f /tmp/fl-stop
+	return 0
+}
+
+# target K N: the attempts at which the K-th of N workloads stops
+# (nothing without FL_DATA_RECORDS: each runs FL_DATA_SECS)
+target() {
+	[ "$FL_DATA_RECORDS" -gt 0 ] && echo $((FL_DATA_RECORDS * $1 / $2))
+	return 0
 }
 
 # trace-cmd stores /proc/kallsyms in the file (megabytes); the fairlab
@@ -130,21 +167,25 @@ record_start analyzer -C "$FL_DATA_CLOCK" \
 	${FL_DATA_COMPRESSION:+--compression "$FL_DATA_COMPRESSION"} -e fairlab
 if [ -n "$FL_DATA_POLICIES" ]; then
 	load_lp fairlab tg_policy=${FL_DATA_POLICIES%%,*} || exit 1
+	npol=$(echo "$FL_DATA_POLICIES" | tr , '\n' | wc -l)
+	k=0
 	for pol in $(echo "$FL_DATA_POLICIES" | tr , ' '); do
+		k=$((k + 1))
 		check "tg_policy $pol" sh -c "echo $pol > $P/tg_policy"
-		workload "$FL_DATA_SECS"
+		workload "$FL_DATA_SECS" $(target $k "$npol")
 	done
 else
 	load_lp fairlab tg_policy=stock || exit 1
 	[ "$FL_DATA_PAUSE" = 1 ] && recorder_signal STOP
-	workload "$FL_DATA_SECS"
+	workload "$FL_DATA_SECS" $(target 1 3)
 	[ "$FL_DATA_PAUSE" = 1 ] && recorder_signal CONT
 	check "tg_policy relative:8" sh -c "echo relative:8 > $P/tg_policy"
 	check "idlest_policy nr_running" sh -c "echo nr_running > $P/idlest_policy"
-	workload "$FL_DATA_SECS"
+	workload "$FL_DATA_SECS" $(target 2 3)
 	check "tg_policy budget:5" sh -c "echo budget:5 > $P/tg_policy"
-	workload "$FL_DATA_SECS"
+	workload "$FL_DATA_SECS" $(target 3 3)
 fi
+log "update attempts counted by the module: $(attempts)"
 check "audit emitted" sh -c "echo 1 > /sys/kernel/fairlab/audit_emit"
 disable_lp fairlab
 record_stop analyzer

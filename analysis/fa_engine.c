@@ -32,6 +32,7 @@ void fa_engine_free(struct fa_engine *e)
 	fa_seg_free(&e->total);
 	fa_audit_free(e);
 	free(e->node);
+	free(e->read_nr);
 	free(e);
 }
 
@@ -136,6 +137,10 @@ static int close_segment(struct fa_engine *e, u64 t)
 	u32 ip = s->idlest_policy, i;
 
 	for (i = 0; i < e->tgtab.n; i++) {
+		if (i < s->nr_tgs) {
+			fa_read_advance(e, i, t);
+			fa_err_merge(&s->shares, &s->tgs[i].shares);
+		}
 		if (!e->tgtab.tg[i].timed)
 			continue;
 		if (e->cfg.replay)
@@ -218,6 +223,9 @@ static int process(struct fa_engine *e, const struct fa_event *ev)
 				ev->u.cpu_topology.node);
 	case FA_EV_TG_AUDIT:
 		return fa_on_tg_audit(e, ev);
+	case FA_EV_TG_READ:
+		e->seg_has_records = true;
+		return fa_on_tg_read(e, ev);
 	}
 	e->seg.records--;	/* not a fairlab record */
 	return 0;

@@ -9,6 +9,7 @@
  *    write to T (in time order, over the whole trace) executed on c' != c;
  *    cross-node when the nodes of c and c' (cpu_topology) differ.
  *  - error: see fa_err.h.
+ *  - shares error: see fa_read.h.
  * Rates are per second of the segment's trace time (t_end - t_start).
  */
 #ifndef FA_STATS_H
@@ -31,6 +32,9 @@ struct fa_tg_seg {
 	u64 contrib_jumps;	/* contrib before != our contrib after: records missed */
 	s64 gap;		/* tg_load_avg - sum(contrib) at the last record */
 	struct fa_err err;
+	u64 reads;		/* tg_read records */
+	u64 reads_tracked;	/* ... with a tracked sum(load): errors */
+	struct fa_err shares;	/* shares error at reads (fa_read.c) */
 };
 
 /* One executing CPU within a segment. */
@@ -69,6 +73,16 @@ struct fa_segment {
 	u64 late;		/* records older than one already processed */
 
 	struct fa_err err;	/* all groups merged (time-weighted per group) */
+
+	/*
+	 * Reads of tg->load_avg (tg_read records) and the shares error they
+	 * caused (fa_read.c): all groups merged.
+	 */
+	u64 reads;
+	u64 read_mismatch;	/* recorded shares != calc_group_shares() of its fields */
+	u64 read_untracked;	/* reads of a group no tg_update had named yet */
+	u64 read_gaps;		/* reads missing between a CPU's consecutive nr */
+	struct fa_err shares;
 
 	u32 nr_tgs;		/* indexed like the engine's group table */
 	struct fa_tg_seg *tgs;

@@ -20,6 +20,11 @@ struct fa_cfs {
 	s64 contrib;		/* tg_load_avg_contrib after the attempt */
 	s64 load;		/* avg.load_avg observed */
 	bool seen;
+	/* The last tg_read of this cfs_rq: its shares error, held since rd_ts. */
+	s64 rd_diff;		/* shares given - shares ideal */
+	s64 rd_ideal;		/* shares ideal (>= FA_MIN_SHARES) */
+	u64 rd_ts;
+	bool rd_seen;
 };
 
 struct fa_tg {

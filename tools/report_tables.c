@@ -283,22 +283,25 @@ static const struct fl_table hist_table_data = {
 	"hist", "", FL_NCOLS(hist_cols) - 1, hist_cols,
 };
 
-static void emit_hist(struct fl_report *r, struct fl_emit *em,
-		      const struct fa_segment *s)
+/*
+ * The octave rows of @h (from the first to the last non-empty octave):
+ * @edges fills the two edge columns of octave k, the rest is shared.
+ */
+static void emit_octave_rows(struct fl_emit *em, const struct fa_hist *h,
+			     void (*edges)(int k, struct fl_val *v))
 {
 	struct fl_val v[6];
-	u64 oct[FA_HIST_OCTAVES], cum = 0, total = s->err.abs.total;
+	u64 oct[FA_HIST_OCTAVES], cum = 0, total = h->total;
 	char bar[41];
 	int lo = -1, hi = -1, k, n;
 
-	fa_hist_octaves(&s->err.abs, oct);
+	fa_hist_octaves(h, oct);
 	for (k = 0; k < FA_HIST_OCTAVES; k++) {
 		if (oct[k] && lo < 0)
 			lo = k;
 		if (oct[k])
 			hi = k;
 	}
-	em->t = r->fmt == FL_FMT_TEXT ? &hist_table : &hist_table_data;
 	fl_table_begin(em);
 	for (k = lo; lo >= 0 && k <= hi; k++) {
 		cum += oct[k];
@@ -306,8 +309,7 @@ static void emit_hist(struct fl_report *r, struct fl_emit *em,
 		n = n < 0 ? 0 : n > 40 ? 40 : n;	/* saturated weights */
 		memset(bar, '#', (size_t)n);
 		bar[n] = '\0';
-		v[0] = fl_v_u64(k ? 1ull << (k - 1) : 0);
-		v[1] = fl_v_u64(k < 64 ? 1ull << k : UINT64_MAX);
+		edges(k, v);
 		v[2] = fl_v_dbl((double)oct[k] / 1e9);
 		v[3] = fl_v_dbl(fl_pct(oct[k], total));
 		v[4] = fl_v_dbl(fl_pct(cum, total));
@@ -315,6 +317,20 @@ static void emit_hist(struct fl_report *r, struct fl_emit *em,
 		fl_table_row(em, v);
 	}
 	fl_table_end(em);
+}
+
+/* Octave k holds [2^(k-1), 2^k) (k = 0: the value 0), in load units. */
+static void load_edges(int k, struct fl_val *v)
+{
+	v[0] = fl_v_u64(k ? 1ull << (k - 1) : 0);
+	v[1] = fl_v_u64(k < 64 ? 1ull << k : UINT64_MAX);
+}
+
+static void emit_hist(struct fl_report *r, struct fl_emit *em,
+		      const struct fa_segment *s)
+{
+	em->t = r->fmt == FL_FMT_TEXT ? &hist_table : &hist_table_data;
+	emit_octave_rows(em, &s->err.abs, load_edges);
 }
 
 /* ---- shares error histogram ------------------------------------------- */
@@ -334,42 +350,22 @@ static const struct fl_table shist_table_data = {
 	"shares_hist", "", FL_NCOLS(shist_cols) - 1, shist_cols,
 };
 
-/* Octaves of the relative histogram (ppm) shown in percent. */
+/* The relative histogram counts parts per million: edges in percent. */
+static void pct_edges(int k, struct fl_val *v)
+{
+	double ppm_hi = k < 64 ? (double)(1ull << k) : 18446744073709551616.0;
+
+	v[0] = fl_v_dbl(k ? (double)(1ull << (k - 1)) / FA_REL_SCALE * 100.0 : 0.0);
+	v[1] = fl_v_dbl(ppm_hi / FA_REL_SCALE * 100.0);
+}
+
 static void emit_shares_hist(struct fl_report *r, struct fl_emit *em,
 			     const struct fa_segment *s)
 {
-	struct fl_val v[6];
-	u64 oct[FA_HIST_OCTAVES], cum = 0, total = s->shares.rel.total;
-	char bar[41];
-	int lo = -1, hi = -1, k, n;
-
 	if (r->fmt == FL_FMT_TEXT && !s->reads)
 		return;
-	fa_hist_octaves(&s->shares.rel, oct);
-	for (k = 0; k < FA_HIST_OCTAVES; k++) {
-		if (oct[k] && lo < 0)
-			lo = k;
-		if (oct[k])
-			hi = k;
-	}
 	em->t = r->fmt == FL_FMT_TEXT ? &shist_table : &shist_table_data;
-	fl_table_begin(em);
-	for (k = lo; lo >= 0 && k <= hi; k++) {
-		cum += oct[k];
-		n = (int)lround(40.0 * (double)oct[k] / (double)total);
-		n = n < 0 ? 0 : n > 40 ? 40 : n;
-		memset(bar, '#', (size_t)n);
-		bar[n] = '\0';
-		v[0] = fl_v_dbl(k ? (double)(1ull << (k - 1)) / FA_REL_SCALE * 100.0 : 0.0);
-		v[1] = fl_v_dbl((k < 64 ? (double)(1ull << k) : 18446744073709551616.0) /
-				FA_REL_SCALE * 100.0);
-		v[2] = fl_v_dbl((double)oct[k] / 1e9);
-		v[3] = fl_v_dbl(fl_pct(oct[k], total));
-		v[4] = fl_v_dbl(fl_pct(cum, total));
-		v[5] = fl_v_str(bar);
-		fl_table_row(em, v);
-	}
-	fl_table_end(em);
+	emit_octave_rows(em, &s->shares.rel, pct_edges);
 }
 
 /* ---- audit windows ----------------------------------------------------- */

@@ -95,6 +95,8 @@ int fa_on_tg_read(struct fa_engine *e, const struct fa_event *ev)
 	if (!c)
 		return -1;
 	ts = &s->tgs[i];
+	if (fa_coh_note(e, (u32)i, ev->cpu, false))
+		return -1;
 	s->reads++;
 	ts->reads++;
 	if (fa_calc_group_shares(r->tg_load_avg, (s64)r->contrib, (s64)r->load,

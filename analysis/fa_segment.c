@@ -115,12 +115,16 @@ int fa_seg_merge(struct fa_segment *d, const struct fa_segment *s)
 	d->read_untracked += s->read_untracked;
 	d->read_gaps += s->read_gaps;
 	fa_err_merge(&d->shares, &s->shares);
+	for (i = 0; i < FA_COH_NR; i++)
+		d->coh[i] += s->coh[i];
+	d->coh_by_read += s->coh_by_read;
 
 	for (i = 0; i < s->nr_tgs; i++) {
 		struct fa_tg_seg *dt = &d->tgs[i];
 		const struct fa_tg_seg *st = &s->tgs[i];
 
-		if (!st->attempts && !st->err.time_ns && !st->reads)
+		if (!st->attempts && !st->err.time_ns && !st->reads &&
+		    !st->coh_transfers)
 			continue;
 		dt->attempts += st->attempts;
 		dt->writes += st->writes;
@@ -132,6 +136,7 @@ int fa_seg_merge(struct fa_segment *d, const struct fa_segment *s)
 		fa_err_merge(&dt->err, &st->err);
 		dt->reads += st->reads;
 		dt->reads_tracked += st->reads_tracked;
+		dt->coh_transfers += st->coh_transfers;
 		fa_err_merge(&dt->shares, &st->shares);
 	}
 	for (i = 0; i < s->nr_cpus; i++) {

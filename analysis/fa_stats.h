@@ -15,6 +15,7 @@
 #ifndef FA_STATS_H
 #define FA_STATS_H
 
+#include "fa_coh.h"
 #include "fa_err.h"
 #include "fa_events.h"
 
@@ -34,7 +35,8 @@ struct fa_tg_seg {
 	struct fa_err err;
 	u64 reads;		/* tg_read records */
 	u64 reads_tracked;	/* ... with a tracked sum(load): errors */
-	struct fa_err shares;	/* shares error at reads (fa_read.c) */
+	struct fa_err shares;
+	u64 coh_transfers;	/* modeled line transfers (fa_coh.h) */	/* shares error at reads (fa_read.c) */
 };
 
 /* One executing CPU within a segment. */
@@ -83,6 +85,10 @@ struct fa_segment {
 	u64 read_untracked;	/* reads of a group no tg_update had named yet */
 	u64 read_gaps;		/* reads missing between a CPU's consecutive nr */
 	struct fa_err shares;
+
+	/* The coherence model (fa_coh.h): transfers of the groups' lines. */
+	u64 coh[FA_COH_NR];	/* per distance */
+	u64 coh_by_read;	/* ... caused by a read (the rest: by a write) */
 
 	u32 nr_tgs;		/* indexed like the engine's group table */
 	struct fa_tg_seg *tgs;

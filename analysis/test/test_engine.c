@@ -849,8 +849,46 @@ static void test_shares_error(void)
 	run_end(&r);
 }
 
+/*
+ * The coherence model fed by the engine: writes are written tg_updates,
+ * reads tg_reads, each on its executing CPU.  cpu0 on node 0, cpu1 on
+ * node 1 (LLC = CPU).  A: W0 @100 (no holder), R1 @200 (0 modified it:
+ * cross-node, by a read), W1 @300 (invalidates 0: cross-node, by a
+ * write), an unwritten attempt on cpu0 @400 (no access), R1 @500 (hit).
+ * B: W0 @150 alone (no transfer).  Segment: 2 cross-node, 1 by a read;
+ * group A 2, group B 0.
+ */
+static void test_coherence(void)
+{
+	struct fa_event ev[] = {
+		topo(1, 0, 0), topo(1, 1, 1),
+		upd(100, 0, TG_A, 0, 10, 0, true, 10, FL_TG_FORCE, 0),
+		upd(150, 0, TG_B, 0, 10, 0, true, 10, FL_TG_FORCE, 0),
+		rd(200, 1, TG_A, 1, 10, 0, 0, 1024, 2, 1),
+		upd(300, 1, TG_A, 1, 5, 0, true, 15, FL_TG_FORCE, 0),
+		upd(400, 0, TG_A, 0, 10, 10, false, 15, FL_TG_STOCK, 0),
+		rd(500, 1, TG_A, 1, 15, 5, 5, 1024, 341, 2),
+	};
+	const struct fa_segment *s;
+	struct run r;
+
+	run_start(&r, 0);
+	feed(&r, ev, sizeof(ev) / sizeof(ev[0]));
+	fa_engine_finish(r.e);
+	s = &r.seg[0];
+	is_u64(s->coh[FA_COH_XNODE], 2, "coherence: 2 cross-node transfers");
+	is_u64(s->coh[FA_COH_LLC] + s->coh[FA_COH_NODE] + s->coh[FA_COH_UNKNOWN], 0,
+	       "coherence: no other transfer");
+	is_u64(s->coh_by_read, 1, "coherence: 1 caused by a read");
+	is_u64(s->tgs[tg_index(&r, TG_A)].coh_transfers, 2, "coherence: both on A's line");
+	is_u64(s->tgs[tg_index(&r, TG_B)].coh_transfers, 0, "coherence: none on B's");
+	is_u64(s->read_mismatch, 0, "coherence: the reads' shares follow from their fields");
+	run_end(&r);
+}
+
 int main(void)
 {
+	test_coherence();
 	test_calc_group_shares();
 	test_shares_error();
 	test_writer_switches();

@@ -6,7 +6,10 @@
 #    stats-after - stats-before (traced reads == counted reads);
 #  - the nr of each CPU's records run without gap or repeat;
 #  - every record's shares == calc_group_shares() of its fields:
-#    clamp(tg_shares * load / (tg_load_avg - contrib + load), 2, tg_shares).
+#    clamp(tg_shares * load / (tg_load_avg - contrib + load), 2, tg_shares);
+#  - fairlab report (the analyzer) counts as many reads, no gap in nr, no
+#    shares it disputes, a known (finite) shares error, and modeled line
+#    transfers by writes at least as many as writer switches.
 #   tg-reads.host.sh ARTIFACT_DIR
 set -uo pipefail
 dir=${1:?usage: tg-reads.host.sh ARTIFACT_DIR}
@@ -68,4 +71,34 @@ END {
 	if (bad) rc = 1
 	exit rc
 }' "$dir/reads.txt" || rc=1
+
+TOP=${TOP:-$(cd "$(dirname "$0")/../../.." && pwd)}
+fl=$TOP/build/fairlab
+if ! "$fl" report --json "$dir/reads.dat" >"$dir/report.json" 2>"$dir/report.err"; then
+	echo "not ok - tg-reads.host: fairlab report failed: $(head -1 "$dir/report.err")"
+	exit 1
+fi
+python3 - "$dir/report.json" "$n" <<'EOP' || rc=1
+import json, math, sys
+m = json.load(open(sys.argv[1]))["total"]["metrics"]
+n = int(sys.argv[2])
+def check(ok, what):
+    print("%s - tg-reads.host: %s" % ("ok" if ok else "not ok", what))
+    return ok
+r = [check(m["reads_n"] == n, "report: reads_n %s == %d tg_read records" % (m["reads_n"], n)),
+     check(m["read_gaps_n"] == 0, "report: no gap in any CPU's nr (%s)" % m["read_gaps_n"]),
+     check(m["read_mismatch_n"] == 0, "report: no shares disputed (%s)" % m["read_mismatch_n"]),
+     check(m["shares_err_rel_mean_pct"] is not None and
+           math.isfinite(m["shares_err_rel_mean_pct"]) and
+           m["shares_err_rel_max_pct"] >= m["shares_err_rel_mean_pct"] >= 0,
+           "report: shares error mean %s%% <= max %s%%" % (m["shares_err_rel_mean_pct"],
+                                                           m["shares_err_rel_max_pct"])),
+     # a writer switch finds the previous writer holding the line: every
+     # switch is a write transfer; reads add transfers of their own
+     check(round(m["coh_transfers_n"] * (1 - m["coh_by_read_pct"] / 100)) >= m["switches_n"] > 0
+           and m["coh_by_read_pct"] > 0,
+           "report: modeled transfers %s (%.1f%% by reads) cover the %s writer switches"
+           % (m["coh_transfers_n"], m["coh_by_read_pct"], m["switches_n"]))]
+sys.exit(0 if all(r) else 1)
+EOP
 exit $rc

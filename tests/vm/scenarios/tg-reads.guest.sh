@@ -6,8 +6,10 @@
 # counted on the reading CPU in /sys/kernel/fairlab/stats (tg_read rows)
 # and, while fairlab:tg_read is enabled, recorded.  Under the tg-*
 # fork/exec load in a 3-level cgroup tree on 4 vCPUs:
-#  - untraced: every CPU's count grows, and the per-CPU rows, read after
-#    the total in the same file read, add up to at least the total;
+#  - update_cfs_group is patched; untraced, every CPU's count grows, and
+#    the per-CPU rows, read after the total in the same file read, add up
+#    to at least the total; unpatched (vmlinux's own reader back), the
+#    count stands still under the same load;
 #  - traced: two stats snapshots inside the recording bracket a loaded
 #    window; the host half (tg-reads.host.sh) checks that for each CPU the
 #    records whose nr (the CPU's count, this read included) lies between
@@ -31,6 +33,8 @@ tg_autogroup_on
 tg_tree
 ncpu=$(awk -F- '{ print ($2 == "" ? $1 : $2) + 1 }' /sys/devices/system/cpu/possible)
 
+check "update_cfs_group patched (the reader)" \
+	test -d "$FL_LIVEPATCH/fairlab/vmlinux/update_cfs_group,1"
 cat $FLK/stats >/tmp/u0.txt
 tg_load 3
 tg_wait 60
@@ -60,6 +64,14 @@ cp $FLK/stats "$FL_OUT/stats-after.txt"
 sleep 0.5
 record_stop reads
 log "traced window: $(reads all "$FL_OUT/stats-before.txt") -> $(reads all "$FL_OUT/stats-after.txt") reads"
-unload_lp fairlab
+# unpatched, vmlinux's own update_cfs_group() reads: nothing is counted
+disable_lp fairlab || exit 1
+cat $FLK/stats >/tmp/d0.txt
+tg_load 2
+tg_wait 60
+cat $FLK/stats >/tmp/d1.txt
+assert_eq "unpatched: no read counted under load" \
+	"$(reads all /tmp/d0.txt)" "$(reads all /tmp/d1.txt)"
+unload_mod fairlab
 unload_mod fairlab_trace
 assert_taint_ok

@@ -32,6 +32,8 @@ void fa_engine_free(struct fa_engine *e)
 	fa_seg_free(&e->total);
 	fa_audit_free(e);
 	free(e->node);
+	free(e->llc);
+	free(e->read_nr);
 	free(e);
 }
 
@@ -62,10 +64,23 @@ int fa_engine_cpu_node(const struct fa_engine *e, s32 cpu)
 	return fa_cpu_node(e, cpu);
 }
 
-static int set_node(struct fa_engine *e, s32 cpu, s32 node)
+/* Grows @*arr (of @have entries) to @n, the new ones -1. */
+static int grow_map(s32 **arr, u32 have, u32 n)
 {
-	u32 n = e->nr_node ? e->nr_node : 8, i;
-	s32 *p;
+	s32 *p = realloc(*arr, n * sizeof(*p));
+	u32 i;
+
+	if (!p)
+		return -1;
+	for (i = have; i < n; i++)
+		p[i] = -1;
+	*arr = p;
+	return 0;
+}
+
+static int set_topology(struct fa_engine *e, s32 cpu, s32 node, s32 llc)
+{
+	u32 n = e->nr_node ? e->nr_node : 8;
 
 	if (cpu < 0 || cpu >= FA_MAX_CPUS)
 		return 0;
@@ -75,15 +90,28 @@ static int set_node(struct fa_engine *e, s32 cpu, s32 node)
 	if ((u32)cpu >= e->nr_node) {
 		while (n <= (u32)cpu)
 			n *= 2;
-		p = realloc(e->node, n * sizeof(*p));
-		if (!p)
+		if (grow_map(&e->node, e->nr_node, n) ||
+		    grow_map(&e->llc, e->nr_node, n))
 			return -1;
-		for (i = e->nr_node; i < n; i++)
-			p[i] = -1;
-		e->node = p;
 		e->nr_node = n;
 	}
 	e->node[cpu] = node < 0 ? -1 : node;
+	e->llc[cpu] = llc < 0 ? -1 : llc;
+	return 0;
+}
+
+int fa_coh_note(struct fa_engine *e, u32 i, s32 cpu, bool write)
+{
+	struct fa_coh_topo t = { .node = e->node, .llc = e->llc, .n = e->nr_node };
+	enum fa_coh_dist d;
+	int r = fa_coh_access(&e->tgtab.tg[i].coh, &t, cpu, write, &d);
+
+	if (r <= 0)
+		return r;
+	e->seg.coh[d]++;
+	e->seg.tgs[i].coh_transfers++;
+	if (!write)
+		e->seg.coh_by_read++;
 	return 0;
 }
 
@@ -139,6 +167,10 @@ static int close_segment(struct fa_engine *e, u64 t)
 	u32 ip = s->idlest_policy, i;
 
 	for (i = 0; i < e->tgtab.n; i++) {
+		if (i < s->nr_tgs) {
+			fa_read_advance(e, i, t);
+			fa_err_merge(&s->shares, &s->tgs[i].shares);
+		}
 		if (!e->tgtab.tg[i].timed)
 			continue;
 		if (e->cfg.replay)
@@ -217,10 +249,14 @@ static int process(struct fa_engine *e, const struct fa_event *ev)
 	case FA_EV_TG_INFO:
 		return on_tg_info(e, &ev->u.tg_info);
 	case FA_EV_CPU_TOPOLOGY:
-		return set_node(e, ev->u.cpu_topology.cpu,
-				ev->u.cpu_topology.node);
+		return set_topology(e, ev->u.cpu_topology.cpu,
+				    ev->u.cpu_topology.node,
+				    ev->u.cpu_topology.llc);
 	case FA_EV_TG_AUDIT:
 		return fa_on_tg_audit(e, ev);
+	case FA_EV_TG_READ:
+		e->seg_has_records = true;
+		return fa_on_tg_read(e, ev);
 	}
 	e->seg.records--;	/* not a fairlab record */
 	return 0;

@@ -13,7 +13,7 @@
  * Segments: a policy_switch that changes a policy closes the current
  * segment and opens the next; a switch to the policy already in force
  * (fairlab.ko emits one at load) only labels the segment.  Segments
- * without a tg_update or pick_idlest record are not reported.
+ * without a tg_update, tg_read or pick_idlest record are not reported.
  * Per-cfs_rq state, names and the last writer carry over segments.
  *
  * Memory is bounded by the number of task groups and CPUs, not by the

@@ -51,7 +51,8 @@ struct fa_engine {
 	struct fa_engine_cfg cfg;
 	struct fa_tgtab tgtab;
 	s32 *node;		/* cpu -> NUMA node, -1 unknown */
-	u32 nr_node;
+	s32 *llc;		/* cpu -> last-level cache id, -1 unknown */
+	u32 nr_node;		/* entries of both */
 
 	struct fa_segment seg;	/* open segment */
 	struct fa_segment total;
@@ -66,6 +67,9 @@ struct fa_engine {
 
 	struct fa_series series;
 	struct fa_wlog wlog;
+
+	u64 *read_nr;		/* executing CPU -> last tg_read nr, 0 none */
+	u32 nr_read_nr;
 };
 
 /*
@@ -97,6 +101,13 @@ int fa_seg_merge(struct fa_segment *dst, const struct fa_segment *src);
 /* fa_update.c: one record each, at e->now. */
 int fa_on_tg_update(struct fa_engine *e, const struct fa_event *ev);
 int fa_on_pick_idlest(struct fa_engine *e, const struct fa_event *ev);
+
+/* The coherence model: @cpu reads or writes group @i's line (fa_coh.h). */
+int fa_coh_note(struct fa_engine *e, u32 i, s32 cpu, bool write);
+
+/* fa_read.c: a tg_read record; group @i's read errors held up to @t. */
+int fa_on_tg_read(struct fa_engine *e, const struct fa_event *ev);
+void fa_read_advance(struct fa_engine *e, u32 i, u64 t);
 
 /* fa_audit.c */
 int fa_on_tg_audit(struct fa_engine *e, const struct fa_event *ev);

@@ -21,6 +21,7 @@ enum fa_event_type {
 	FA_EV_TG_INFO,
 	FA_EV_CPU_TOPOLOGY,
 	FA_EV_TG_AUDIT,
+	FA_EV_TG_READ,
 	FA_EV_NR_TYPES
 };
 
@@ -82,6 +83,22 @@ struct fa_tg_audit {
 };
 
 /*
+ * One read of tg->load_avg by calc_group_shares(): what was read and the
+ * shares (group entity weight) computed from it.
+ */
+struct fa_tg_read {
+	u64 tg;
+	s64 tg_load_avg;	/* the value read */
+	u64 load;		/* max(load.weight down, avg.load_avg) */
+	u64 load_avg;		/* cfs_rq->avg.load_avg */
+	u64 contrib;		/* tg_load_avg_contrib */
+	u64 tg_shares;		/* tg->shares, scaled */
+	s64 shares;		/* computed weight */
+	u64 nr;			/* the reading CPU's read count */
+	s32 cfs_cpu;		/* the weighed cfs_rq's CPU */
+};
+
+/*
  * A record: its timestamp (trace clock, ns), the CPU that executed it
  * (the ring buffer it came from) and the decoded payload.
  */
@@ -96,6 +113,7 @@ struct fa_event {
 		struct fa_tg_info tg_info;
 		struct fa_cpu_topology cpu_topology;
 		struct fa_tg_audit tg_audit;
+		struct fa_tg_read tg_read;
 	} u;
 };
 

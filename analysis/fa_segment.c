@@ -23,7 +23,8 @@ double fa_segment_rate(const struct fa_segment *s, u64 count)
 bool fa_segment_tg_active(const struct fa_segment *s, u32 i)
 {
 	return i < s->nr_tgs &&
-	       (s->tgs[i].attempts || s->tgs[i].err.time_ns);
+	       (s->tgs[i].attempts || s->tgs[i].err.time_ns ||
+		s->tgs[i].reads);
 }
 
 void fa_seg_init(struct fa_segment *s)
@@ -109,12 +110,21 @@ int fa_seg_merge(struct fa_segment *d, const struct fa_segment *s)
 	d->bad_cpu += s->bad_cpu;
 	d->late += s->late;
 	fa_err_merge(&d->err, &s->err);
+	d->reads += s->reads;
+	d->read_mismatch += s->read_mismatch;
+	d->read_untracked += s->read_untracked;
+	d->read_gaps += s->read_gaps;
+	fa_err_merge(&d->shares, &s->shares);
+	for (i = 0; i < FA_COH_NR; i++)
+		d->coh[i] += s->coh[i];
+	d->coh_by_read += s->coh_by_read;
 
 	for (i = 0; i < s->nr_tgs; i++) {
 		struct fa_tg_seg *dt = &d->tgs[i];
 		const struct fa_tg_seg *st = &s->tgs[i];
 
-		if (!st->attempts && !st->err.time_ns)
+		if (!st->attempts && !st->err.time_ns && !st->reads &&
+		    !st->coh_transfers)
 			continue;
 		dt->attempts += st->attempts;
 		dt->writes += st->writes;
@@ -124,6 +134,10 @@ int fa_seg_merge(struct fa_segment *d, const struct fa_segment *s)
 		dt->contrib_jumps += st->contrib_jumps;
 		dt->gap = st->gap;
 		fa_err_merge(&dt->err, &st->err);
+		dt->reads += st->reads;
+		dt->reads_tracked += st->reads_tracked;
+		dt->coh_transfers += st->coh_transfers;
+		fa_err_merge(&dt->shares, &st->shares);
 	}
 	for (i = 0; i < s->nr_cpus; i++) {
 		struct fa_cpu_seg *dc = &d->cpus[i];

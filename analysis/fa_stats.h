@@ -9,11 +9,13 @@
  *    write to T (in time order, over the whole trace) executed on c' != c;
  *    cross-node when the nodes of c and c' (cpu_topology) differ.
  *  - error: see fa_err.h.
+ *  - shares error: see fa_read.h.
  * Rates are per second of the segment's trace time (t_end - t_start).
  */
 #ifndef FA_STATS_H
 #define FA_STATS_H
 
+#include "fa_coh.h"
 #include "fa_err.h"
 #include "fa_events.h"
 
@@ -31,6 +33,10 @@ struct fa_tg_seg {
 	u64 contrib_jumps;	/* contrib before != our contrib after: records missed */
 	s64 gap;		/* tg_load_avg - sum(contrib) at the last record */
 	struct fa_err err;
+	u64 reads;		/* tg_read records */
+	u64 reads_tracked;	/* ... with a tracked sum(load): errors */
+	struct fa_err shares;
+	u64 coh_transfers;	/* modeled line transfers (fa_coh.h) */	/* shares error at reads (fa_read.c) */
 };
 
 /* One executing CPU within a segment. */
@@ -69,6 +75,20 @@ struct fa_segment {
 	u64 late;		/* records older than one already processed */
 
 	struct fa_err err;	/* all groups merged (time-weighted per group) */
+
+	/*
+	 * Reads of tg->load_avg (tg_read records) and the shares error they
+	 * caused (fa_read.c): all groups merged.
+	 */
+	u64 reads;
+	u64 read_mismatch;	/* recorded shares != calc_group_shares() of its fields */
+	u64 read_untracked;	/* reads of a group no tg_update had named yet */
+	u64 read_gaps;		/* reads missing between a CPU's consecutive nr */
+	struct fa_err shares;
+
+	/* The coherence model (fa_coh.h): transfers of the groups' lines. */
+	u64 coh[FA_COH_NR];	/* per distance */
+	u64 coh_by_read;	/* ... caused by a read (the rest: by a write) */
 
 	u32 nr_tgs;		/* indexed like the engine's group table */
 	struct fa_tg_seg *tgs;

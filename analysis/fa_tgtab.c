@@ -17,7 +17,10 @@ void fa_tgtab_free(struct fa_tgtab *t)
 	u32 i;
 
 	for (i = 0; i < t->n; i++)
+	{
 		free(t->tg[i].cfs);
+		fa_coh_free(&t->tg[i].coh);
+	}
 	free(t->tg);
 	free(t->slot);
 	memset(t, 0, sizeof(*t));
@@ -108,6 +111,7 @@ s64 fa_tgtab_get(struct fa_tgtab *t, u64 id)
 	memset(g, 0, sizeof(*g));
 	g->id = id;
 	g->last_writer = -1;
+	fa_coh_init(&g->coh);
 	s = probe(t, id);
 	t->slot[s] = ++t->n;
 	return t->n - 1;

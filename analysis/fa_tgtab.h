@@ -10,6 +10,7 @@
 #ifndef FA_TGTAB_H
 #define FA_TGTAB_H
 
+#include "fa_coh.h"
 #include "fa_events.h"
 
 /* Highest CPU number + 1 the engine keeps state for (the kernel's NR_CPUS). */
@@ -20,6 +21,11 @@ struct fa_cfs {
 	s64 contrib;		/* tg_load_avg_contrib after the attempt */
 	s64 load;		/* avg.load_avg observed */
 	bool seen;
+	/* The last tg_read of this cfs_rq: its shares error, held since rd_ts. */
+	s64 rd_diff;		/* shares given - shares ideal */
+	s64 rd_ideal;		/* shares ideal (>= FA_MIN_SHARES) */
+	u64 rd_ts;
+	bool rd_seen;
 };
 
 struct fa_tg {
@@ -36,6 +42,7 @@ struct fa_tg {
 	u64 last_ts;		/* up to where err has been integrated */
 	bool timed;		/* last_ts is valid: a tg_update was seen */
 	s32 last_writer;	/* executing CPU of the last write, -1 none */
+	struct fa_coh_line coh;	/* its tg->load_avg line, modeled (fa_coh.h) */
 
 	/* For audit windows (fa_audit.c): over the whole trace. */
 	s64 written_sum;	/* sum of the deltas of written tg_updates */

@@ -143,6 +143,8 @@ int fa_on_tg_update(struct fa_engine *e, const struct fa_event *ev)
 	if (u->written) {
 		s->sites[u->site < FL_NR_SITES ? u->site : FL_NR_SITES].writes++;
 		count_write(e, g, ts, cs, ev->cpu);
+		if (fa_coh_note(e, (u32)i, ev->cpu, true))
+			return -1;
 		if (fa_audit_note_write(e, (u32)i, u->delta))
 			return -1;
 	}

@@ -79,6 +79,7 @@ struct fl_stats {
 	u64 policy_writes[FL_TG_NR_POLICIES];
 	u64 idlest_decisions[FL_IDLEST_NR_POLICIES][2];	/* [policy][picked] */
 	u64 pubtime_evictions;
+	u64 tg_reads;		/* reads of tg->load_avg (tg_read.h) */
 };
 extern struct fl_stats __percpu *fl_stats;
 int fl_stats_init(void);

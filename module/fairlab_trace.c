@@ -86,6 +86,7 @@ module_init(fl_trace_init);
 module_exit(fl_trace_exit);
 
 EXPORT_TRACEPOINT_SYMBOL_GPL(tg_update);
+EXPORT_TRACEPOINT_SYMBOL_GPL(tg_read);
 EXPORT_TRACEPOINT_SYMBOL_GPL(pick_idlest);
 EXPORT_TRACEPOINT_SYMBOL_GPL(policy_switch);
 EXPORT_TRACEPOINT_SYMBOL_GPL(tg_info);

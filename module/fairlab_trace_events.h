@@ -75,6 +75,48 @@ TRACE_EVENT(tg_update,
 		  __entry->arg, __entry->nr_cpus)
 );
 
+/*
+ * One read of tg->load_avg by calc_group_shares() (inside update_cfs_group()),
+ * with every input of the shares it computed: tg_weight = tg_load_avg -
+ * contrib + load, shares = clamp(tg_shares * load / tg_weight, MIN_SHARES,
+ * tg_shares) (shares = tg_shares * load when tg_weight is 0).  nr is the
+ * reading CPU's read count, this read included (the tg_read row of
+ * /sys/kernel/fairlab/stats): consecutive on a CPU unless a read was not
+ * recorded.
+ */
+TRACE_EVENT(tg_read,
+	TP_PROTO(u64 tg, int cfs_cpu, s64 tg_load_avg, u64 load, u64 load_avg,
+		 u64 contrib, u64 tg_shares, s64 shares, u64 nr),
+	TP_ARGS(tg, cfs_cpu, tg_load_avg, load, load_avg, contrib, tg_shares,
+		shares, nr),
+	TP_STRUCT__entry(
+		__field(u64, tg)		/* id, as tg_update's */
+		__field(s64, tg_load_avg)	/* the value read */
+		__field(u64, load)		/* max(load.weight down, load_avg) */
+		__field(u64, load_avg)		/* cfs_rq->avg.load_avg */
+		__field(u64, contrib)		/* tg_load_avg_contrib */
+		__field(u64, tg_shares)		/* tg->shares (scaled) */
+		__field(s64, shares)		/* computed group entity weight */
+		__field(u64, nr)		/* this CPU's reads so far */
+		__field(s32, cfs_cpu)		/* the reading cfs_rq's CPU */
+	),
+	TP_fast_assign(
+		__entry->tg = tg;
+		__entry->tg_load_avg = tg_load_avg;
+		__entry->load = load;
+		__entry->load_avg = load_avg;
+		__entry->contrib = contrib;
+		__entry->tg_shares = tg_shares;
+		__entry->shares = shares;
+		__entry->nr = nr;
+		__entry->cfs_cpu = cfs_cpu;
+	),
+	TP_printk("tg=%llu cfs_cpu=%d tg_load_avg=%lld load=%llu load_avg=%llu contrib=%llu tg_shares=%llu shares=%lld nr=%llu",
+		  __entry->tg, __entry->cfs_cpu, __entry->tg_load_avg,
+		  __entry->load, __entry->load_avg, __entry->contrib,
+		  __entry->tg_shares, __entry->shares, __entry->nr)
+);
+
 /* One update_pick_idlest() decision inside find_idlest_group(). */
 TRACE_EVENT(pick_idlest,
 	TP_PROTO(int idlest_cpu, int group_cpu, const struct fl_sg_stats *is,

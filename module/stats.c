@@ -54,6 +54,30 @@ static void fl_stats_sum(struct fl_stats *sum)
 	}
 }
 
+/*
+ * "tg_read cpuN reads 0" per possible CPU, after "tg_read all reads 0":
+ * reads of tg->load_avg by calc_group_shares(), counted per CPU.  The
+ * per-CPU lines stop, with a "tg_read cut N 0" line naming how many CPUs
+ * were left out, when the page could not hold the rest.
+ */
+static int fl_stats_reads_show(char *buf, int n, u64 total)
+{
+	int cpu, left = 0;
+
+	n += sysfs_emit_at(buf, n, "tg_read all %llu 0\n", total);
+	for_each_possible_cpu(cpu) {
+		if (left || n > PAGE_SIZE - 128) {
+			left++;
+			continue;
+		}
+		n += sysfs_emit_at(buf, n, "tg_read cpu%d %llu 0\n", cpu,
+				   READ_ONCE(per_cpu_ptr(fl_stats, cpu)->tg_reads));
+	}
+	if (left)
+		n += sysfs_emit_at(buf, n, "tg_read cut %d 0\n", left);
+	return n;
+}
+
 /* One "kind name attempts writes" line per counter that is non-zero. */
 static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
 			  char *buf)
@@ -84,6 +108,7 @@ static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
 			   s->pubtime_evictions);
 	for (i = 0; i < FL_NR_HOLDS; i++)	/* resync, audit lock holds */
 		n = fl_hold_show(i, buf, n);
+	n = fl_stats_reads_show(buf, n, s->tg_reads);
 	kfree(s);
 	return n;
 }

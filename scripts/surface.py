@@ -50,6 +50,8 @@ except ImportError:
              "(apt-get install python3-pyelftools, or make surface)")
 
 TARGETS = ("update_tg_load_avg", "clear_tg_load_avg", "update_pick_idlest")
+# the functions of fair.c that read tg->load_avg to weigh a group entity
+READ_TARGETS = ("calc_group_shares", "update_cfs_group")
 FAIR_CU = "kernel/sched/fair.c"
 # DWARF register numbers (x86-64 psABI) -> register family
 DWREG = ["rax", "rdx", "rcx", "rbx", "rsi", "rdi", "rbp", "rsp",
@@ -508,6 +510,55 @@ def reaches(func, goal, known0, other_goals):
     return False, sorted(decided)
 
 
+# ------------------------------------------------------------------ readers
+
+def readers_section(P, fair, syms, calls, traceable):
+    """Print section (c): the out-of-line functions holding a copy of a
+    READ_TARGETS function, and the direct calls of those kept out of line.
+    Returns the number of `reader` lines."""
+    held = {}          # function address -> [(target, node, inlined)]
+    for n in fair.inlined:
+        if n.name in READ_TARGETS and n.ranges:
+            ch = n.chain()
+            if any(c.name == n.name for c in ch[:-1]):
+                continue    # a copy nested in its own outer instance
+            fs = syms.lookup(min(r[0] for r in ch[0].ranges))
+            if fs is not None:
+                held.setdefault(fs[0], []).append((n.name, n, True))
+    for n in fair.concrete:
+        if n.name in READ_TARGETS and n.ranges:
+            fs = syms.lookup(min(r[0] for r in n.ranges))
+            if fs is not None:
+                held.setdefault(fs[0], []).append((n.name, n, False))
+    P("## readers of tg->load_avg: out-of-line functions holding a copy of %s"
+      % " or ".join(READ_TARGETS))
+    P("# found in %s's DWARF: inlined subroutines of those names (inline chain" % FAIR_CU)
+    P("# shown) and out-of-line copies of them; 'readcall' lines are the direct")
+    P("# calls (objdump of .text) of a reader kept out of line.  A port replaces")
+    P("# every 'reader' function to see every read.")
+    n_readers = 0
+    for a in sorted(held, key=lambda x: syms.at[x][2] if x in syms.at else ""):
+        fs = syms.at.get(a) or syms.lookup(a)
+        what = sorted(set(("" if inl else "itself: ") + t for t, _, inl in held[a]))
+        dup = len(syms.byname.get(fs[2], []))
+        P("reader %-32s size=0x%x %s%s  holds: %s" % (
+            fs[2], fs[1], "traceable" if traceable(a) else "notrace",
+            "" if dup == 1 else " (%d symbols of this name)" % dup, ", ".join(what)))
+        n_readers += 1
+        for t, n, inl in held[a]:
+            if not inl:
+                continue
+            ch = n.chain()
+            parts = [ch[0].name] + ["%s (%s:%d)" % (c.name, c.call_file, c.call_line)
+                                    for c in ch[1:]]
+            rs = ",".join("+0x%x-0x%x" % (lo - a, hi_ - a) for lo, hi_ in sorted(n.ranges))
+            P("  inline  %s  [%s]" % (" -> ".join(parts), rs))
+        if any(not inl for _, _, inl in held[a]):
+            for site, mn in sorted(calls.get(a, [])):
+                P("  readcall %-36s %s %s" % (syms.fmt(site), mn.split()[0], fs[2]))
+    return n_readers
+
+
 # ------------------------------------------------------------------ main
 
 def main():
@@ -692,7 +743,8 @@ def main():
         # what /proc/version shows on this build (the VM test compares it)
         P("# linux_banner: %s" % raw.split(b"\0")[0].decode(errors="replace").strip())
     P("# do not edit: regenerate.  Format: 'root NAME' = a function a klp port must")
-    P("# replace; 'write FUNC+0xOFF' = an instruction that writes tg->load_avg.")
+    P("# replace; 'write FUNC+0xOFF' = an instruction that writes tg->load_avg;")
+    P("# 'reader NAME' = a function a klp port replaces to count reads of it.")
     P("#")
     P("# targets: %s" % " ".join(targets))
     P("# struct task_group.load_avg: offset 0x%x (DWARF, %s)" % (off, FAIR_CU))
@@ -788,8 +840,10 @@ def main():
     for name in sorted(bycu):
         P("# %-40s %s" % (name, ", ".join("%s (%s)" % (syms.fmt(a), t) for a, t in bycu[name])))
     P("")
-    P("# %d holders, %d roots, %d writes, %d other locked writes at 0x%x"
-      % (len(holders), len(roots), len(writes), len(others), off))
+    nreaders = readers_section(P, fair, syms, calls, traceable)
+    P("")
+    P("# %d holders, %d roots, %d writes, %d other locked writes at 0x%x, %d readers"
+      % (len(holders), len(roots), len(writes), len(others), off, nreaders))
     print("\n".join(out))
     print("surface.py: fair.c DWARF %.1fs, .text scan until %.1fs, total %.1fs"
           % (t_dwarf, t_scan, time.time() - t0), file=sys.stderr)

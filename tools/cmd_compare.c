@@ -30,6 +30,8 @@ static void help(FILE *f)
 "(group:PATH.figure) follow for the groups present in every run, the busiest\n"
 "(by BASE writes/s) first.  The unit is the end of each figure's name: _n count,\n"
 "_s seconds, _per_s per second of trace time, _pct percent, _load load units.\n"
+"The headline error is the shares error (shares_err_rel_*_pct, from tg_read\n"
+"records: see fairlab report --help); |E| (err_*_load) stays beside it.\n"
 "\n"
 "options:\n"
 "  --segment=N    compare segment N (0 = first) of every recording instead of\n"
@@ -50,8 +52,9 @@ static void help(FILE *f)
 /* Figures of one task group compared across runs. */
 static const char *const group_keys[] = {
 	"writes_per_s", "switches_per_s", "err_mean_load", "err_p99_load",
+	"shares_err_rel_mean_pct", "shares_err_rel_p99_pct",
 };
-#define NR_GROUP_KEYS 4
+#define NR_GROUP_KEYS 6
 #define PATH_MAX_LEN 192
 
 struct group_fig {
@@ -93,6 +96,11 @@ static void take(struct run_fig *r, const struct fa_segment *s)
 		gf->v[1] = fa_segment_rate(s, t->switches);
 		gf->v[2] = fa_err_mean_abs(&t->err);
 		gf->v[3] = (double)fa_err_p_abs(&t->err, 0.99);
+		/* the shares error (fa_read.h): unknown without reads */
+		gf->v[4] = t->shares.rel_time_ns ?
+			   100.0 * fa_err_mean_rel(&t->shares) : NAN;
+		gf->v[5] = t->shares.rel_time_ns ?
+			   100.0 * fa_err_p_rel(&t->shares, 0.99) : NAN;
 		r->ngroups++;
 	}
 }

@@ -40,6 +40,16 @@ static void help(FILE *f)
 "                 value |E| stays at or below 99% of that time (read from a\n"
 "                 log-linear histogram: at most 12.5% above the exact value)\n"
 "  rel            |E| / sum(load), over the time sum(load) > 0\n"
+"  read           a tg_read record: calc_group_shares() read tg->load_avg to\n"
+"                 weigh one cfs_rq's group entity ('reads')\n"
+"  shares error   THE HEADLINE ERROR: at each read, |given - ideal| / ideal, where\n"
+"                 given = the shares the kernel computed (recorded) and ideal =\n"
+"                 calc_group_shares() of the same record with tg->load_avg\n"
+"                 replaced by the tracked sum(load) of the group; it holds from\n"
+"                 the read to the next read of the same cfs_rq, so mean and p99\n"
+"                 are TIME-WEIGHTED per cfs_rq-second (max: over every read);\n"
+"                 unknown without tg_read records or before a group's first\n"
+"                 tg_update\n"
 "  gap            tg_load_avg - sum(contrib) at the group's last record (0 once\n"
 "                 every cfs_rq of the group has been seen)\n"
 "  missed         records whose contrib differs from what the previous record of\n"
@@ -51,6 +61,15 @@ static void help(FILE *f)
 "                 write is traced (verdict equal, else MISMATCH); a snapshot is\n"
 "                 placed at its snap_ns (taken inside it, mono clock), or at its\n"
 "                 record's time (placed_by record: approximate) without it\n"
+"  coherence      a MODEL and a LOWER BOUND: each group's tg->load_avg line\n"
+"                 replayed through reads (tg_read) and writes (written\n"
+"                 tg_update) by executing CPU: Modified by one CPU or Shared\n"
+"                 by a set; a read of a line another CPU modified and a write\n"
+"                 to a line others hold are transfers, by distance (same LLC,\n"
+"                 same node, cross-node: cpu_topology); cost = transfers x\n"
+"                 idle core-to-core latency (Chips and Cheese 2023: Sapphire\n"
+"                 Rapids 59/59/138 ns, EPYC Milan 23/107/197 ns), in ns per s;\n"
+"                 contention makes real transfers far dearer\n"
 "  rates          per second of the segment's trace time\n"
 "Summary error figures merge all groups: mean and p99 per group-second.\n"
 "Text tables show the unit of each column in parentheses; JSON keys and CSV\n"
@@ -59,7 +78,8 @@ static void help(FILE *f)
 "options:\n"
 "  --json         one JSON document: file, recording, segments[], total, warnings[]\n"
 "  --csv          one CSV table, chosen with --table: summary (default), groups,\n"
-"                 cpus, sites, tg_policies, idlest, hist; each row starts with\n"
+"                 cpus, sites, tg_policies, idlest, hist, shares_hist; each row\n"
+"                 starts with\n"
 "                 file, segment ('all' = whole trace), tg_policy, idlest_policy;\n"
 "                 or audit_windows (rows start with file)\n"
 "  --table=NAME   the CSV table (with --csv only)\n"
@@ -202,7 +222,7 @@ int cmd_report(int argc, char **argv)
 			for (i = 0; fl_report_tables[i] && strcmp(optarg, fl_report_tables[i]); i++)
 				;
 			if (!fl_report_tables[i]) {
-				fl_error("--table: no table '%s' (summary, groups, cpus, sites, tg_policies, idlest, hist, audit_windows)",
+				fl_error("--table: no table '%s' (summary, groups, cpus, sites, tg_policies, idlest, hist, shares_hist, audit_windows)",
 					 optarg);
 				return FL_EXIT_USAGE;
 			}

@@ -94,6 +94,104 @@ static double rel_p99(const struct fa_segment *s)
 	return 100.0 * fa_err_p_rel(&s->err, 0.99);
 }
 
+/*
+ * The shares error (analysis/fa_read.h), from tg_read records: unknown
+ * (NaN) in a recording without reads, where 0 would claim no error.
+ */
+static double reads_n(const struct fa_segment *s)
+{
+	return s->reads ? (double)s->reads : NAN;
+}
+
+static double reads_rate(const struct fa_segment *s)
+{
+	return s->reads ? fa_segment_rate(s, s->reads) : NAN;
+}
+
+/* Reads with a tracked sum(load) to compare with (fa_read.h). */
+static bool tracked(const struct fa_segment *s)
+{
+	return s->reads > s->read_untracked;
+}
+
+static double shares_rel_max(const struct fa_segment *s)
+{
+	return tracked(s) ? 100.0 * s->shares.max_rel : NAN;
+}
+
+static double shares_rel_mean(const struct fa_segment *s)
+{
+	return s->shares.rel_time_ns ? 100.0 * fa_err_mean_rel(&s->shares) : NAN;
+}
+
+static double shares_rel_p99(const struct fa_segment *s)
+{
+	return s->shares.rel_time_ns ? 100.0 * fa_err_p_rel(&s->shares, 0.99) : NAN;
+}
+
+static double shares_max(const struct fa_segment *s)
+{
+	return tracked(s) ? (double)s->shares.max_abs : NAN;
+}
+
+/*
+ * The coherence model (analysis/fa_coh.h), a lower bound: transfers of
+ * the groups' tg->load_avg lines by distance, and their modeled cost on
+ * each machine of fa_coh_machines[] (ns of transfer latency per second).
+ */
+static u64 coh_total(const struct fa_segment *s)
+{
+	u64 n = 0;
+	int d;
+
+	for (d = 0; d < FA_COH_NR; d++)
+		n += s->coh[d];
+	return n;
+}
+
+static double coh_n(const struct fa_segment *s)
+{
+	return (double)coh_total(s);
+}
+
+static double coh_rate(const struct fa_segment *s)
+{
+	return fa_segment_rate(s, coh_total(s));
+}
+
+static double coh_read_pct(const struct fa_segment *s)
+{
+	return fl_pct(s->coh_by_read, coh_total(s));
+}
+
+#define COH_DIST(name, d) \
+	static double name(const struct fa_segment *s) \
+	{ return fa_segment_rate(s, s->coh[d]); }
+COH_DIST(coh_llc_rate, FA_COH_LLC)
+COH_DIST(coh_node_rate, FA_COH_NODE)
+COH_DIST(coh_xnode_rate, FA_COH_XNODE)
+COH_DIST(coh_unknown_rate, FA_COH_UNKNOWN)
+
+static double coh_cost(const struct fa_segment *s, int m)
+{
+	double sec = fa_segment_seconds(s);
+
+	return sec > 0 ? fa_coh_cost_ns(&fa_coh_machines[m], s->coh) / sec : 0.0;
+}
+
+static double coh_cost_spr(const struct fa_segment *s)
+{
+	return coh_cost(s, 0);
+}
+
+static double coh_cost_milan(const struct fa_segment *s)
+{
+	return coh_cost(s, 1);
+}
+
+COUNT(read_mismatch, read_mismatch)
+COUNT(read_gaps, read_gaps)
+
 static double idlest_decisions(const struct fa_segment *s)
 {
 	u64 n = 0;
@@ -149,6 +247,21 @@ const struct fl_metric fl_metrics[] = {
 	{ "switch_pct", "writes that switched writer", "%", 2, switch_pct },
 	{ "xnode_switches_n", "cross-node switches", "n", -1, xnode },
 	{ "xnode_switches_per_s", "cross-node switches", "1/s", 1, xnode_rate },
+	{ "reads_n", "tg->load_avg reads", "n", -1, reads_n },
+	{ "reads_per_s", "tg->load_avg reads", "1/s", 1, reads_rate },
+	{ "shares_err_rel_max_pct", "shares error max", "%", 3, shares_rel_max },
+	{ "shares_err_rel_mean_pct", "shares error time-weighted mean", "%", 3, shares_rel_mean },
+	{ "shares_err_rel_p99_pct", "shares error time-weighted p99", "%", 3, shares_rel_p99 },
+	{ "shares_err_max_weight", "|shares given - ideal| max", "weight", 0, shares_max },
+	{ "coh_transfers_n", "modeled line transfers (lower bound)", "n", -1, coh_n },
+	{ "coh_transfers_per_s", "modeled line transfers", "1/s", 1, coh_rate },
+	{ "coh_by_read_pct", "modeled transfers caused by reads", "%", 2, coh_read_pct },
+	{ "coh_llc_per_s", "modeled transfers, same LLC", "1/s", 1, coh_llc_rate },
+	{ "coh_node_per_s", "modeled transfers, same node, other LLC", "1/s", 1, coh_node_rate },
+	{ "coh_xnode_per_s", "modeled transfers, cross-node", "1/s", 1, coh_xnode_rate },
+	{ "coh_unknown_per_s", "modeled transfers, CPU not placed", "1/s", 1, coh_unknown_rate },
+	{ "coh_cost_spr_ns_per_s", "modeled cost, 2-socket Sapphire Rapids", "ns/s", 1, coh_cost_spr },
+	{ "coh_cost_milan_ns_per_s", "modeled cost, 2-socket EPYC Milan", "ns/s", 1, coh_cost_milan },
 	{ "err_max_load", "|E| max", "load", 0, err_max },
 	{ "err_mean_load", "|E| time-weighted mean", "load", 2, err_mean },
 	{ "err_p99_load", "|E| time-weighted p99", "load", 0, err_p99 },
@@ -163,6 +276,8 @@ const struct fl_metric fl_metrics[] = {
 	{ "contrib_jumps_n", "cfs_rq records missed (contrib jumps)", "n", -1, contrib_jumps },
 	{ "late_n", "records out of time order", "n", -1, late },
 	{ "audit_violations_n", "audits with tg->load_avg != sum(contrib)", "n", -1, audit_violations },
+	{ "read_mismatch_n", "reads whose shares != calc_group_shares()", "n", -1, read_mismatch },
+	{ "read_gaps_n", "reads not recorded (gaps in nr)", "n", -1, read_gaps },
 };
 
 const int fl_nr_metrics = (int)(sizeof(fl_metrics) / sizeof(fl_metrics[0]));

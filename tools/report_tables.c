@@ -2,7 +2,8 @@
 /*
  * The tables of one report segment, in the style of perf c2c: a summary,
  * then task groups ranked by writer switches (the cacheline transfers),
- * per-CPU, per-site and per-policy breakdowns and the error histogram.
+ * per-CPU, per-site and per-policy breakdowns and the error histograms
+ * (|E|, and the shares error when the recording has tg_read records).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -14,7 +15,7 @@
 
 const char *const fl_report_tables[] = {
 	"summary", "groups", "cpus", "sites", "tg_policies", "idlest", "hist",
-	"audit_windows", NULL,
+	"shares_hist", "audit_windows", NULL,
 };
 
 /* ---- task groups ---------------------------------------------------- */
@@ -28,6 +29,10 @@ static const struct fl_col group_cols[] = {
 	{ "writes_per_s", "writes(1/s)", FL_DBL, 1, 0 },
 	{ "switches_n", "switches(n)", FL_U64, 0, 0 },
 	{ "xnode_switches_n", "xnode(n)", FL_U64, 0, 0 },
+	{ "reads_n", "reads(n)", FL_U64, 0, 0 },
+	{ "shares_err_rel_max_pct", "shares.max(%)", FL_DBL, 2, 0 },
+	{ "shares_err_rel_mean_pct", "shares.mean(%)", FL_DBL, 2, 0 },
+	{ "shares_err_rel_p99_pct", "shares.p99(%)", FL_DBL, 2, 0 },
 	{ "err_max_load", "|E|max(load)", FL_U64, 0, 0 },
 	{ "err_mean_load", "|E|mean(load)", FL_DBL, 1, 0 },
 	{ "err_p99_load", "|E|p99(load)", FL_U64, 0, 0 },
@@ -86,6 +91,10 @@ static void emit_groups(struct fl_report *r, struct fl_emit *em,
 		v[k++] = fl_v_dbl(fa_segment_rate(s, t->writes));
 		v[k++] = fl_v_u64(t->switches);
 		v[k++] = t->xnode_unknown ? fl_v_none() : fl_v_u64(t->xnode);
+		v[k++] = fl_v_u64(t->reads);
+		v[k++] = fl_v_dbl(t->reads_tracked ? 100.0 * t->shares.max_rel : NAN);
+		v[k++] = fl_v_dbl(t->shares.rel_time_ns ? 100.0 * fa_err_mean_rel(&t->shares) : NAN);
+		v[k++] = fl_v_dbl(t->shares.rel_time_ns ? 100.0 * fa_err_p_rel(&t->shares, 0.99) : NAN);
 		v[k++] = fl_v_u64(t->err.max_abs);
 		v[k++] = fl_v_dbl(fa_err_mean_abs(&t->err));
 		v[k++] = fl_v_u64(fa_err_p_abs(&t->err, 0.99));
@@ -274,22 +283,25 @@ static const struct fl_table hist_table_data = {
 	"hist", "", FL_NCOLS(hist_cols) - 1, hist_cols,
 };
 
-static void emit_hist(struct fl_report *r, struct fl_emit *em,
-		      const struct fa_segment *s)
+/*
+ * The octave rows of @h (from the first to the last non-empty octave):
+ * @edges fills the two edge columns of octave k, the rest is shared.
+ */
+static void emit_octave_rows(struct fl_emit *em, const struct fa_hist *h,
+			     void (*edges)(int k, struct fl_val *v))
 {
 	struct fl_val v[6];
-	u64 oct[FA_HIST_OCTAVES], cum = 0, total = s->err.abs.total;
+	u64 oct[FA_HIST_OCTAVES], cum = 0, total = h->total;
 	char bar[41];
 	int lo = -1, hi = -1, k, n;
 
-	fa_hist_octaves(&s->err.abs, oct);
+	fa_hist_octaves(h, oct);
 	for (k = 0; k < FA_HIST_OCTAVES; k++) {
 		if (oct[k] && lo < 0)
 			lo = k;
 		if (oct[k])
 			hi = k;
 	}
-	em->t = r->fmt == FL_FMT_TEXT ? &hist_table : &hist_table_data;
 	fl_table_begin(em);
 	for (k = lo; lo >= 0 && k <= hi; k++) {
 		cum += oct[k];
@@ -297,8 +309,7 @@ static void emit_hist(struct fl_report *r, struct fl_emit *em,
 		n = n < 0 ? 0 : n > 40 ? 40 : n;	/* saturated weights */
 		memset(bar, '#', (size_t)n);
 		bar[n] = '\0';
-		v[0] = fl_v_u64(k ? 1ull << (k - 1) : 0);
-		v[1] = fl_v_u64(k < 64 ? 1ull << k : UINT64_MAX);
+		edges(k, v);
 		v[2] = fl_v_dbl((double)oct[k] / 1e9);
 		v[3] = fl_v_dbl(fl_pct(oct[k], total));
 		v[4] = fl_v_dbl(fl_pct(cum, total));
@@ -306,6 +317,55 @@ static void emit_hist(struct fl_report *r, struct fl_emit *em,
 		fl_table_row(em, v);
 	}
 	fl_table_end(em);
+}
+
+/* Octave k holds [2^(k-1), 2^k) (k = 0: the value 0), in load units. */
+static void load_edges(int k, struct fl_val *v)
+{
+	v[0] = fl_v_u64(k ? 1ull << (k - 1) : 0);
+	v[1] = fl_v_u64(k < 64 ? 1ull << k : UINT64_MAX);
+}
+
+static void emit_hist(struct fl_report *r, struct fl_emit *em,
+		      const struct fa_segment *s)
+{
+	em->t = r->fmt == FL_FMT_TEXT ? &hist_table : &hist_table_data;
+	emit_octave_rows(em, &s->err.abs, load_edges);
+}
+
+/* ---- shares error histogram ------------------------------------------- */
+
+static const struct fl_col shist_cols[] = {
+	{ "from_pct", "err>=(%)", FL_DBL, 4, 0 },
+	{ "to_pct", "err<(%)", FL_DBL, 4, 0 },
+	{ "time_s", "time(s)", FL_DBL, 6, 12 },
+	{ "time_pct", "time(%)", FL_DBL, 2, 0 },
+	{ "cum_pct", "cum(%)", FL_DBL, 2, 0 },
+	{ "bar", "", FL_STR, 0, 40 },
+};
+static const struct fl_table shist_table =
+	FL_TABLE("shares_hist", "Shares error |given - ideal|/ideal log2 histogram, time-weighted over all cfs_rqs of all groups (cfs_rq-seconds)",
+		 shist_cols);
+static const struct fl_table shist_table_data = {
+	"shares_hist", "", FL_NCOLS(shist_cols) - 1, shist_cols,
+};
+
+/* The relative histogram counts parts per million: edges in percent. */
+static void pct_edges(int k, struct fl_val *v)
+{
+	double ppm_hi = k < 64 ? (double)(1ull << k) : 18446744073709551616.0;
+
+	v[0] = fl_v_dbl(k ? (double)(1ull << (k - 1)) / FA_REL_SCALE * 100.0 : 0.0);
+	v[1] = fl_v_dbl(ppm_hi / FA_REL_SCALE * 100.0);
+}
+
+static void emit_shares_hist(struct fl_report *r, struct fl_emit *em,
+			     const struct fa_segment *s)
+{
+	if (r->fmt == FL_FMT_TEXT && !s->reads)
+		return;
+	em->t = r->fmt == FL_FMT_TEXT ? &shist_table : &shist_table_data;
+	emit_octave_rows(em, &s->shares.rel, pct_edges);
 }
 
 /* ---- audit windows ----------------------------------------------------- */
@@ -539,6 +599,8 @@ void fl_report_segment(struct fl_report *r, const struct fa_segment *s)
 			emit_idlest(&em, s);
 		else if (!strcmp(t, "hist"))
 			emit_hist(r, &em, s);
+		else if (!strcmp(t, "shares_hist"))
+			emit_shares_hist(r, &em, s);
 		return;
 	}
 	emit_groups(r, &em, s);
@@ -547,6 +609,7 @@ void fl_report_segment(struct fl_report *r, const struct fa_segment *s)
 	emit_tg_policies(&em, s);
 	emit_idlest(&em, s);
 	emit_hist(r, &em, s);
+	emit_shares_hist(r, &em, s);
 	if (r->fmt == FL_FMT_JSON)
 		fl_json_end(&r->json, '}');
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fa_engine.h"
+#include "fa_read.h"
 #include "records.h"
 #include "tap.h"
 
@@ -732,8 +733,164 @@ static void test_audit_mismatch(void)
 	run_end(&r);
 }
 
+/* A tg_read record (nr: the reading CPU's count with this read). */
+static struct fa_event rd(u64 ts, s32 cpu, u64 tg, s32 cfs_cpu, s64 tla,
+			  u64 contrib, u64 load, u64 tg_shares, s64 shares,
+			  u64 nr)
+{
+	struct fa_event ev;
+	struct fa_tg_read *r = &ev.u.tg_read;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.ts = ts;
+	ev.cpu = cpu;
+	ev.type = FA_EV_TG_READ;
+	r->tg = tg;
+	r->cfs_cpu = cfs_cpu;
+	r->tg_load_avg = tla;
+	r->contrib = contrib;
+	r->load = load;
+	r->load_avg = load;
+	r->tg_shares = tg_shares;
+	r->shares = shares;
+	r->nr = nr;
+	return ev;
+}
+
+/*
+ * calc_group_shares() by hand: tg_weight = tla - contrib + load,
+ * shares = tg_shares * load / tg_weight clamped to [2, tg_shares].
+ */
+static void test_calc_group_shares(void)
+{
+	/* 1024 * 100 / (100 - 100 + 100) = 1024 */
+	is_s64(fa_calc_group_shares(100, 100, 100, 1024), 1024, "shares: alone in the group: all of tg_shares");
+	/* 1024 * 300 / (100 - 0 + 300) = 768 */
+	is_s64(fa_calc_group_shares(100, 0, 300, 1024), 768, "shares: 1024 * 300 / 400 = 768");
+	/* 1024 * 300 / (400 - 0 + 300) = 307200 / 700 = 438.86 -> 438 */
+	is_s64(fa_calc_group_shares(400, 0, 300, 1024), 438, "shares: 307200 / 700 truncates to 438");
+	/* cpu.weight 100 (scaled 1048576): 1048576 * 1000 / 3000 = 349525.33 */
+	is_s64(fa_calc_group_shares(3000, 1000, 1000, 1048576), 349525, "shares: scaled tg->shares");
+	/* tg_weight 0 - 5 + 5 = 0: undivided 1024 * 5, clamped to 1024 */
+	is_s64(fa_calc_group_shares(0, 5, 5, 1024), 1024, "shares: tg_weight 0 leaves tg_shares * load, clamped");
+	/* load 0: 0, raised to MIN_SHARES */
+	is_s64(fa_calc_group_shares(100, 0, 0, 1024), FA_MIN_SHARES, "shares: floor MIN_SHARES = 2");
+}
+
+/*
+ * Shares error.  Group A, tg_shares 1024.  Tracked: cfs0 load 100 (written,
+ * contrib 100), cfs1 load 300 (not written, contrib 0): sum(load) = 400
+ * while the kernel's tg->load_avg is 100.
+ *   t=2000 read cfs0 (cpu0, nr 1): given 1024*100/(100-100+100) = 1024,
+ *          ideal 1024*100/(400-100+100) = 256: |diff| 768, rel 3.0
+ *   t=3000 read cfs1 (cpu1, nr 1): given 1024*300/(100-0+300) = 768,
+ *          ideal 1024*300/(400+300) = 438: |diff| 330, rel 330/438
+ *   t=4000 read cfs0 (cpu0, nr 2), tla 400: given 256 = ideal: rel 0
+ *   t=5000 read cfs1 (cpu1, nr 3: one read of cpu1 unrecorded), as at 3000
+ * Each error holds until the next read of its cfs_rq (or the end, 5000):
+ *   cfs0: 3.0 for 2000 ns, 0 for 1000 ns; cfs1: 330/438 for 2000 ns.
+ *   time 5000 ns; mean (3.0 * 2000 + 330/438 * 2000) / 5000; max 3.0;
+ *   p99 3.0 (capped at the max); log2 histogram in ppm: 0 -> octave 0
+ *   (1000), 753424 ppm -> [2^19, 2^20) = octave 20 (2000), 3000000 ppm ->
+ *   [2^21, 2^22) = octave 22 (2000).
+ * Then a read of group B, which no tg_update named (untracked: no error),
+ * and one of A whose shares do not follow from its fields (mismatch).
+ */
+static void test_shares_error(void)
+{
+	struct fa_event ev[] = {
+		upd(1000, 0, TG_A, 0, 100, 0, true, 100, FL_TG_STOCK, 0),
+		upd(1000, 1, TG_A, 1, 300, 0, false, 100, FL_TG_STOCK, 0),
+		rd(2000, 0, TG_A, 0, 100, 100, 100, 1024, 1024, 1),
+		rd(3000, 1, TG_A, 1, 100, 0, 300, 1024, 768, 1),
+		rd(4000, 0, TG_A, 0, 400, 100, 100, 1024, 256, 2),
+		rd(5000, 1, TG_A, 1, 100, 0, 300, 1024, 768, 3),
+	};
+	double mean = (3.0 * 2000 + 330.0 / 438 * 2000) / 5000;
+	const struct fa_segment *s;
+	const struct fa_tg_seg *t;
+	u64 oct[FA_HIST_OCTAVES];
+	struct run r;
+	struct fa_event more[2];
+
+	run_start(&r, 0);
+	feed(&r, ev, sizeof(ev) / sizeof(ev[0]));
+	fa_engine_finish(r.e);
+	s = &r.seg[0];
+	t = &s->tgs[tg_index(&r, TG_A)];
+	is_u64(s->reads, 4, "shares: 4 reads");
+	is_u64(t->reads, 4, "shares: 4 reads of A");
+	is_u64(t->reads_tracked, 4, "shares: all 4 with a tracked sum(load)");
+	is_u64(s->read_mismatch, 0, "shares: every recorded shares follows from its fields");
+	is_u64(s->read_gaps, 1, "shares: cpu1's nr 1 -> 3 is one read not recorded");
+	is_u64(t->shares.time_ns, 5000, "shares: cfs_rq-time observed (3000 + 2000 ns)");
+	is_u64(t->shares.max_abs, 768, "shares: max |given - ideal|");
+	is_dbl(t->shares.max_rel, 3.0, "shares: max relative error 768/256");
+	is_dbl(fa_err_mean_rel(&t->shares), mean, "shares: time-weighted mean relative error");
+	is_dbl(fa_err_p_rel(&t->shares, 0.99), 3.0, "shares: time-weighted p99 (capped at the max)");
+	fa_hist_octaves(&t->shares.rel, oct);
+	is_u64(oct[0], 1000, "shares: log2 histogram, error 0");
+	is_u64(oct[20], 2000, "shares: log2 histogram, [2^19, 2^20) ppm");
+	is_u64(oct[22], 2000, "shares: log2 histogram, [2^21, 2^22) ppm");
+	is_u64(s->shares.time_ns, 5000, "shares: segment aggregate = the only group");
+	is_dbl(fa_err_mean_rel(&s->shares), mean, "shares: segment mean = the group's");
+	run_end(&r);
+
+	run_start(&r, 0);
+	feed(&r, ev, sizeof(ev) / sizeof(ev[0]));
+	more[0] = rd(6000, 2, TG_B, 2, 50, 0, 50, 1024, 512, 1);	/* 1024*50/100 */
+	more[1] = rd(7000, 0, TG_A, 0, 400, 100, 100, 1024, 999, 3);
+	feed(&r, more, 2);
+	fa_engine_finish(r.e);
+	s = &r.seg[0];
+	is_u64(s->read_untracked, 1, "shares: a read of a group no tg_update named is untracked");
+	is_u64(s->read_mismatch, 1, "shares: a recorded shares that calc_group_shares() disputes");
+	is_u64(s->tgs[tg_index(&r, TG_B)].shares.time_ns, 0, "shares: no error time for the untracked group");
+	run_end(&r);
+}
+
+/*
+ * The coherence model fed by the engine: writes are written tg_updates,
+ * reads tg_reads, each on its executing CPU.  cpu0 on node 0, cpu1 on
+ * node 1 (LLC = CPU).  A: W0 @100 (no holder), R1 @200 (0 modified it:
+ * cross-node, by a read), W1 @300 (invalidates 0: cross-node, by a
+ * write), an unwritten attempt on cpu0 @400 (no access), R1 @500 (hit).
+ * B: W0 @150 alone (no transfer).  Segment: 2 cross-node, 1 by a read;
+ * group A 2, group B 0.
+ */
+static void test_coherence(void)
+{
+	struct fa_event ev[] = {
+		topo(1, 0, 0), topo(1, 1, 1),
+		upd(100, 0, TG_A, 0, 10, 0, true, 10, FL_TG_FORCE, 0),
+		upd(150, 0, TG_B, 0, 10, 0, true, 10, FL_TG_FORCE, 0),
+		rd(200, 1, TG_A, 1, 10, 0, 0, 1024, 2, 1),
+		upd(300, 1, TG_A, 1, 5, 0, true, 15, FL_TG_FORCE, 0),
+		upd(400, 0, TG_A, 0, 10, 10, false, 15, FL_TG_STOCK, 0),
+		rd(500, 1, TG_A, 1, 15, 5, 5, 1024, 341, 2),
+	};
+	const struct fa_segment *s;
+	struct run r;
+
+	run_start(&r, 0);
+	feed(&r, ev, sizeof(ev) / sizeof(ev[0]));
+	fa_engine_finish(r.e);
+	s = &r.seg[0];
+	is_u64(s->coh[FA_COH_XNODE], 2, "coherence: 2 cross-node transfers");
+	is_u64(s->coh[FA_COH_LLC] + s->coh[FA_COH_NODE] + s->coh[FA_COH_UNKNOWN], 0,
+	       "coherence: no other transfer");
+	is_u64(s->coh_by_read, 1, "coherence: 1 caused by a read");
+	is_u64(s->tgs[tg_index(&r, TG_A)].coh_transfers, 2, "coherence: both on A's line");
+	is_u64(s->tgs[tg_index(&r, TG_B)].coh_transfers, 0, "coherence: none on B's");
+	is_u64(s->read_mismatch, 0, "coherence: the reads' shares follow from their fields");
+	run_end(&r);
+}
+
 int main(void)
 {
+	test_coherence();
+	test_calc_group_shares();
+	test_shares_error();
 	test_writer_switches();
 	test_error();
 	test_segments();

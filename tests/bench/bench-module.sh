@@ -26,8 +26,9 @@
 # Env: BENCH_ROUNDS, BENCH_ARGS (hackbench args), BENCH_N (decisions),
 #      BENCH_CLOCK=icount (default) or wall (see below), BENCH_KARGS (guest
 #      kernel arguments, e.g. mitigations=off),
-#      BENCH_SKIP_VM=1 (only part 2), BENCH_OUT (default build/bench; part
-#      3 writes to build/bench/profile).
+#      BENCH_SKIP_VM=1 (only part 2), BENCH_SKIP_PROFILE=1 (no part 3: its
+#      two side-by-side boots, where only one VM may run at a time),
+#      BENCH_OUT (default build/bench; part 3 writes to build/bench/profile).
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$TOP"
@@ -89,7 +90,7 @@ echo "(instructions per decision, call and return included)"
 worst=$(awk 'NR > 1 { for (i = 2; i <= 3; i++) if ($i > w) w = $i } END { print w + 0 }' "$out/decide.txt")
 awk -v w="$worst" 'BEGIN { printf "target: <= 20 instructions per decision: %s (worst %.1f)\n", (w <= 20) ? "met" : "NOT met", w }'
 
-if [ "${BENCH_SKIP_VM:-0}" != 1 ]; then
+if [ "${BENCH_SKIP_VM:-0}" != 1 ] && [ "${BENCH_SKIP_PROFILE:-0}" != 1 ]; then
 	echo
 	tests/bench/bench-profile.sh
 fi

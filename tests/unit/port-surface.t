@@ -3,7 +3,9 @@
 #
 # Each port replaces every patchable root of its kernel's patch surface:
 # for every module/port/*/ with both port.c and surface.txt (made by
-# scripts/surface.py, make surface), each "root NAME" line of surface.txt
+# scripts/surface.py, make surface), each "root NAME" line (a writer of
+# tg->load_avg or update_pick_idlest() holder) and each "reader NAME" line
+# (a reader of tg->load_avg) of surface.txt
 # must be a vmlinux name in port.c's fl_port_funcs[] ({ "name", ... }
 # entries, possibly wrapped).  A self-test first runs the same check on a
 # copy of a port with one replaced name removed: it must fail, naming it.
@@ -30,20 +32,20 @@ replaced() {
 # missing PORT_C SURFACE: the roots of SURFACE that PORT_C does not replace
 missing() {
 	replaced "$1" | sort -u >"$tmp/have"
-	awk '$1 == "root" { print $2 }' "$2" | sort -u >"$tmp/need"
+	awk '$1 == "root" || $1 == "reader" { print $2 }' "$2" | sort -u >"$tmp/need"
 	comm -13 "$tmp/have" "$tmp/need"
 }
 
 # check NAME PORT_C SURFACE: ok, or not ok naming each missing root
 check() {
-	roots=$(awk '$1 == "root"' "$3" | wc -l)
+	roots=$(awk '$1 == "root" || $1 == "reader"' "$3" | wc -l)
 	if [ "$roots" -eq 0 ]; then
 		echo "not ok - $1: $3 lists no root"
 		return 1
 	fi
 	m=$(missing "$2" "$3" | tr '\n' ' ')
 	if [ -z "$m" ]; then
-		echo "ok - $1: replaces all $roots roots of its surface"
+		echo "ok - $1: replaces all $roots roots and readers of its surface"
 	else
 		echo "not ok - $1: does not replace $m(roots in ${3#$top/})"
 		return 1

@@ -233,6 +233,12 @@ if command -v python3 >/dev/null; then
 	check "report --json: valid JSON with 4 segments and a total" \
 		python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["segments"]) == 4 and d["total"]["metrics"]["attempts_n"] > 0' "$out"
 fi
+if command -v python3 >/dev/null; then
+	# without tg_read records the coherence model sees writes only: a
+	# transfer is then exactly a writer switch (a write by another CPU)
+	check "report --json: without reads, modeled transfers == writer switches, per segment" \
+		python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); ss=d["segments"]+[d["total"]]; assert all(s["metrics"]["coh_transfers_n"] == s["metrics"]["switches_n"] and s["metrics"]["reads_n"] is None for s in ss) and d["total"]["metrics"]["switches_n"] > 0' "$out"
+fi
 for t in summary groups cpus sites tg_policies idlest hist audit_windows; do
 	run_fl "$out" "$err" report --csv --table=$t "$ref"; s=$?
 	cols=$(head -1 "$out" | tr ',' '\n' | wc -l)

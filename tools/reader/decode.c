@@ -16,6 +16,7 @@ const char *const fl_event_names[FA_EV_NR_TYPES] = {
 	[FA_EV_TG_INFO] = "tg_info",
 	[FA_EV_CPU_TOPOLOGY] = "cpu_topology",
 	[FA_EV_TG_AUDIT] = "tg_audit",
+	[FA_EV_TG_READ] = "tg_read",
 };
 
 enum { U_TG, U_CFS_CPU, U_LOAD, U_CONTRIB, U_DELTA, U_WRITTEN, U_TG_LOAD_AVG,
@@ -27,6 +28,8 @@ enum { S_KIND, S_OLD, S_OLD_ARG, S_NEW, S_NEW_ARG, S_N };
 enum { I_TG, I_PARENT, I_LEVEL, I_NAME, I_N };
 enum { T_CPU, T_NODE, T_LLC, T_N };
 enum { A_SEQ, A_TG, A_TG_LOAD_AVG, A_SUM_CONTRIB, A_SUM_LOAD, A_N };
+enum { R_TG, R_CFS_CPU, R_TG_LOAD_AVG, R_LOAD, R_LOAD_AVG, R_CONTRIB,
+       R_TG_SHARES, R_SHARES, R_NR, R_N };
 
 static const char *const fields_tg_update[U_N + 1] = {
 	"tg", "cfs_cpu", "load", "contrib", "delta", "written", "tg_load_avg",
@@ -46,9 +49,13 @@ static const char *const fields_cpu_topology[T_N + 1] = {
 static const char *const fields_tg_audit[A_N + 1] = {
 	"seq", "tg", "tg_load_avg", "sum_contrib", "sum_load", NULL };
 
+static const char *const fields_tg_read[R_N + 1] = {
+	"tg", "cfs_cpu", "tg_load_avg", "load", "load_avg", "contrib",
+	"tg_shares", "shares", "nr", NULL };
+
 static const char *const *const event_fields[FA_EV_NR_TYPES] = {
 	fields_tg_update, fields_pick_idlest, fields_policy_switch,
-	fields_tg_info, fields_cpu_topology, fields_tg_audit,
+	fields_tg_info, fields_cpu_topology, fields_tg_audit, fields_tg_read,
 };
 
 /* The sizes of tg_update's fields in fairlab_trace_events.h. */
@@ -347,6 +354,21 @@ static void dec_tg_audit(const struct fl_decoder *d,
 	a->snap_ns = d->use_snap_ns ? load(d, d->snap_at, p) : 0;
 }
 
+static void dec_tg_read(const struct fl_decoder *d,
+			const struct fl_field *f, const void *p,
+			struct fa_tg_read *r)
+{
+	r->tg = get_u(R_TG, p);
+	r->cfs_cpu = (s32)get_s(R_CFS_CPU, p);
+	r->tg_load_avg = get_s(R_TG_LOAD_AVG, p);
+	r->load = get_u(R_LOAD, p);
+	r->load_avg = get_u(R_LOAD_AVG, p);
+	r->contrib = get_u(R_CONTRIB, p);
+	r->tg_shares = get_u(R_TG_SHARES, p);
+	r->shares = get_s(R_SHARES, p);
+	r->nr = get_u(R_NR, p);
+}
+
 int fl_decode(const struct fl_decoder *d, struct tep_record *rec,
 	      struct fa_event *ev)
 {
@@ -391,6 +413,9 @@ int fl_decode(const struct fl_decoder *d, struct tep_record *rec,
 		break;
 	case FA_EV_TG_AUDIT:
 		dec_tg_audit(d, f, p, &ev->u.tg_audit);
+		break;
+	case FA_EV_TG_READ:
+		dec_tg_read(d, f, p, &ev->u.tg_read);
 		break;
 	}
 	return 1;

@@ -45,6 +45,7 @@ static const size_t ev_bytes[FA_EV_NR_TYPES] = {
 	[FA_EV_TG_INFO] = EV_BYTES(tg_info),
 	[FA_EV_CPU_TOPOLOGY] = EV_BYTES(cpu_topology),
 	[FA_EV_TG_AUDIT] = EV_BYTES(tg_audit),
+	[FA_EV_TG_READ] = EV_BYTES(tg_read),
 };
 
 static int feed(struct fa_engine *e, const struct fl_batch *b)

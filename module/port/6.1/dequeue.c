@@ -207,7 +207,7 @@ void fl_dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags
 	/* return excess runtime on last dequeue */
 	fl_return_cfs_rq_runtime(cfs_rq);
 
-	FL_VM(update_cfs_group)(se);
+	fl_update_cfs_group(se);
 
 	/*
 	 * Now advance min_vruntime if @se was the entity holding it back,
@@ -399,7 +399,7 @@ void fl_dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 		fl_update_load_avg(cfs_rq, se, UPDATE_TG,
 				   FL_SITE_DEQUEUE_TASK_FAIR);
 		se_update_runnable(se);
-		FL_VM(update_cfs_group)(se);
+		fl_update_cfs_group(se);
 
 		cfs_rq->h_nr_running--;
 		cfs_rq->idle_h_nr_running -= idle_h_nr_running;

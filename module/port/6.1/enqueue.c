@@ -242,7 +242,7 @@ void fl_enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags
 	fl_update_load_avg(cfs_rq, se, UPDATE_TG | DO_ATTACH,
 			   FL_SITE_ENQUEUE_ENTITY);
 	se_update_runnable(se);
-	FL_VM(update_cfs_group)(se);
+	fl_update_cfs_group(se);
 	fl_account_entity_enqueue(cfs_rq, se);
 
 	if (flags & ENQUEUE_WAKEUP)
@@ -336,7 +336,7 @@ void fl_enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 		fl_update_load_avg(cfs_rq, se, UPDATE_TG,
 				   FL_SITE_ENQUEUE_TASK_FAIR);
 		se_update_runnable(se);
-		FL_VM(update_cfs_group)(se);
+		fl_update_cfs_group(se);
 
 		cfs_rq->h_nr_running++;
 		cfs_rq->idle_h_nr_running += idle_h_nr_running;

@@ -36,6 +36,8 @@ const struct fl_port_func fl_port_funcs[] = {
 	  fl_update_blocked_averages },
 	{ "__sched_group_set_shares", FL_SIZE___sched_group_set_shares,
 	  fl___sched_group_set_shares },
+	/* the reader of tg->load_avg: calc_group_shares() inlined (reads.c) */
+	{ "update_cfs_group", FL_SIZE_update_cfs_group, fl_update_cfs_group },
 	{ }
 };
 

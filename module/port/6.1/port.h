@@ -68,6 +68,8 @@ void fl_propagate_entity_cfs_rq(struct sched_entity *se);
 void fl_update_blocked_averages(int cpu);
 /* shares.c */
 int fl___sched_group_set_shares(struct task_group *tg, unsigned long shares);
+/* reads.c: the reader of tg->load_avg, called directly by the files above */
+void fl_update_cfs_group(struct sched_entity *se);
 
 /* The hooks the shared tg_update core calls (before tg_update.h). */
 #include "tg_hooks.h"

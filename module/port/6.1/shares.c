@@ -42,7 +42,7 @@ int fl___sched_group_set_shares(struct task_group *tg, unsigned long shares)
 		for_each_sched_entity(se) {
 			fl_update_load_avg(cfs_rq_of(se), se, UPDATE_TG,
 					   FL_SITE_SET_SHARES);
-			FL_VM(update_cfs_group)(se);
+			fl_update_cfs_group(se);
 		}
 		rq_unlock_irqrestore(rq, &rf);
 	}

@@ -20,5 +20,6 @@
 #define FL_SIZE_unthrottle_cfs_rq		0x490
 #define FL_SIZE_propagate_entity_cfs_rq		0x330
 #define FL_SIZE___sched_group_set_shares	0x160
+#define FL_SIZE_update_cfs_group		0x0b0
 
 #endif /* FAIRLAB_PORT_SIZES_H */

@@ -131,7 +131,7 @@ fl_entity_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr, int queued)
 	 * Ensure that runnable average is periodically updated.
 	 */
 	fl_update_load_avg(cfs_rq, curr, UPDATE_TG, FL_SITE_ENTITY_TICK);
-	FL_VM(update_cfs_group)(curr);
+	fl_update_cfs_group(curr);
 
 	/*
 	 * queued ticks are scheduled to match the slice, so don't bother

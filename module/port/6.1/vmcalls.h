@@ -22,7 +22,8 @@
 #define FL_VM_CALLS(X)							\
 	/* fair.c statics, out of line (t) in vmlinux */		\
 	X(update_curr, void (struct cfs_rq *))				\
-	X(update_cfs_group, void (struct sched_entity *))		\
+	X(reweight_entity, void (struct cfs_rq *, struct sched_entity *,	\
+			   unsigned long))			\
 	X(clear_buddies, void (struct cfs_rq *, struct sched_entity *))	\
 	X(place_entity, void (struct cfs_rq *, struct sched_entity *, int)) \
 	X(attach_entity_load_avg, void (struct cfs_rq *, struct sched_entity *)) \

@@ -300,7 +300,7 @@ bool fl_dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags
 	/* return excess runtime on last dequeue */
 	fl_return_cfs_rq_runtime(cfs_rq);
 
-	FL_VM(update_cfs_group)(se);
+	fl_update_cfs_group(se);
 
 	if (flags & DEQUEUE_DELAYED)
 		fl_finish_delayed_dequeue_entity(se);
@@ -458,7 +458,7 @@ int fl_dequeue_entities(struct rq *rq, struct sched_entity *se, int flags)
 
 		fl_update_load_avg(cfs_rq, se, UPDATE_TG, FL_SITE_DEQUEUE_TASK_FAIR);
 		se_update_runnable(se);
-		FL_VM(update_cfs_group)(se);
+		fl_update_cfs_group(se);
 
 		se->slice = slice;
 		if (se != cfs_rq->curr)

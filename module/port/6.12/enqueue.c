@@ -216,7 +216,7 @@ void fl_enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags
 	 * but update_cfs_group() here will re-adjust the weight and have to
 	 * undo/redo all that. Seems wasteful.
 	 */
-	FL_VM(update_cfs_group)(se);
+	fl_update_cfs_group(se);
 
 	/*
 	 * (fair.c 6.12.117) now that the entity has been re-weighted, and it's lag adjusted,
@@ -376,7 +376,7 @@ void fl_enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 
 		fl_update_load_avg(cfs_rq, se, UPDATE_TG, FL_SITE_ENQUEUE_TASK_FAIR);
 		se_update_runnable(se);
-		FL_VM(update_cfs_group)(se);
+		fl_update_cfs_group(se);
 
 		se->slice = slice;
 		if (se != cfs_rq->curr)

@@ -72,6 +72,8 @@ void fl_set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void fl_task_tick_fair(struct rq *rq, struct task_struct *curr, int queued);
 /* shares.c */
 int fl___sched_group_set_shares(struct task_group *tg, unsigned long shares);
+/* reads.c: the reader of tg->load_avg, called directly by the files above */
+void fl_update_cfs_group(struct sched_entity *se);
 /* offline.c */
 void fl_rq_offline_fair(struct rq *rq);
 

@@ -23,6 +23,7 @@
 #define FL_SIZE_task_change_group_fair			0x170
 #define FL_SIZE_sched_balance_update_blocked_averages	0x7b0
 #define FL_SIZE___sched_group_set_shares		0x160
+#define FL_SIZE_update_cfs_group			0x0b0
 #define FL_SIZE_rq_offline_fair				0x1d0
 
 #endif /* FAIRLAB_PORT612_SIZES_H */

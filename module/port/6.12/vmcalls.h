@@ -5,7 +5,7 @@
  * As in the 6.1 port: a static call is patched at init, once its symbol
  * is resolved (vmcalls.c, fl_syms_calls), into a direct call to the
  * vmlinux function, where a call through a pointer would cost a retpoline
- * thunk.  Call one as FL_VM(update_cfs_group)(se).  Its type is that of
+ * thunk.  Call one as fl_update_cfs_group(se).  Its type is that of
  * the vmlinux function: typeof() of its declaration where a kernel header
  * has one, the 6.12.117 prototype where it is static in fair.c.  Each has
  * exactly one symbol in the debug vmlinux of 6.12.117+deb12-amd64 (nm) and
@@ -22,7 +22,8 @@
 #define FL_VM_CALLS(X)							\
 	/* fair.c statics, out of line (t) in vmlinux */		\
 	X(update_curr, void (struct cfs_rq *))				\
-	X(update_cfs_group, void (struct sched_entity *))		\
+	X(reweight_entity, void (struct cfs_rq *, struct sched_entity *,	\
+			   unsigned long))			\
 	X(__dequeue_entity, void (struct cfs_rq *, struct sched_entity *)) \
 	X(task_h_load, unsigned long (struct task_struct *))		\
 	X(cpu_util, unsigned long (int, struct task_struct *, int, int)) \

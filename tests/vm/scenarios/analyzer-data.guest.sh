@@ -193,9 +193,9 @@ record_stop analyzer
 
 if [ "$FL_DATA_CHECK" = 1 ]; then
 	trace-cmd report -i "$FL_OUT/analyzer.dat" 2>/dev/null |
-		awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^(tg_update|pick_idlest|policy_switch|tg_info|cpu_topology|tg_audit):$/) n[$i]++ }
+		awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^(tg_update|tg_read|pick_idlest|policy_switch|tg_info|cpu_topology|tg_audit):$/) n[$i]++ }
 		     END { for (e in n) print e, n[e] }' >"$FL_OUT/analyzer.counts.txt"
-	for ev in tg_update pick_idlest policy_switch tg_info cpu_topology tg_audit; do
+	for ev in tg_update tg_read pick_idlest policy_switch tg_info cpu_topology tg_audit; do
 		n=$(awk -v e="$ev:" '$1 == e { print $2 }' "$FL_OUT/analyzer.counts.txt")
 		check "recording holds $ev records (${n:-0})" test "${n:-0}" -gt 0
 	done

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tg_read records: reads of tg->load_avg counted, checked against
+ * calc_group_shares(), and their shares error (fa_read.h) accumulated
+ * per group and per segment.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "fa_engine_int.h"
+#include "fa_read.h"
+
+s64 fa_calc_group_shares(s64 tg_load_avg, s64 contrib, s64 load,
+			 s64 tg_shares)
+{
+	s64 tg_weight = add_w(sub_w(tg_load_avg, contrib), load);
+	s64 shares = (s64)((u64)tg_shares * (u64)load);
+
+	/* LONG_MIN / -1 traps in C; the kernel's cannot be reached there */
+	if (tg_weight && !(tg_weight == -1 && shares == INT64_MIN))
+		shares /= tg_weight;
+	if (shares > tg_shares)		/* clamp_t(long, ...) */
+		shares = tg_shares;
+	if (shares < FA_MIN_SHARES)
+		shares = FA_MIN_SHARES;
+	return shares;
+}
+
+/* The error of @c's last read held from its read until @t. */
+static void read_span(struct fa_tg_seg *ts, struct fa_cfs *c, u64 t)
+{
+	if (!c->rd_seen || t <= c->rd_ts)
+		return;
+	fa_err_span(&ts->shares, c->rd_diff, c->rd_ideal, t - c->rd_ts);
+	c->rd_ts = t;
+}
+
+void fa_read_advance(struct fa_engine *e, u32 i, u64 t)
+{
+	struct fa_tg *g = &e->tgtab.tg[i];
+	u32 k;
+
+	for (k = 0; k < g->nr_cfs; k++)
+		read_span(&e->seg.tgs[i], &g->cfs[k], t);
+}
+
+/* A gap in the executing CPU's read count: reads not recorded. */
+static int note_nr(struct fa_engine *e, s32 cpu, u64 nr)
+{
+	struct fa_segment *s = &e->seg;
+	u32 n = e->nr_read_nr ? e->nr_read_nr : 8, j;
+
+	if ((u32)cpu >= e->nr_read_nr) {
+		u64 *p;
+
+		while (n <= (u32)cpu)
+			n *= 2;
+		p = realloc(e->read_nr, n * sizeof(*p));
+		if (!p)
+			return -1;
+		for (j = e->nr_read_nr; j < n; j++)
+			p[j] = 0;	/* 0: no read seen (nr counts from 1) */
+		e->read_nr = p;
+		e->nr_read_nr = n;
+	}
+	if (e->read_nr[cpu] && nr > e->read_nr[cpu] + 1)
+		s->read_gaps += nr - e->read_nr[cpu] - 1;
+	e->read_nr[cpu] = nr;
+	return 0;
+}
+
+int fa_on_tg_read(struct fa_engine *e, const struct fa_event *ev)
+{
+	const struct fa_tg_read *r = &ev->u.tg_read;
+	struct fa_segment *s = &e->seg;
+	struct fa_tg_seg *ts;
+	struct fa_cfs *c;
+	struct fa_tg *g;
+	s64 i, ideal;
+
+	if (ev->cpu < 0 || ev->cpu >= FA_MAX_CPUS ||
+	    r->cfs_cpu < 0 || r->cfs_cpu >= FA_MAX_CPUS) {
+		s->bad_cpu++;
+		return 0;
+	}
+	if (note_nr(e, ev->cpu, r->nr))
+		return -1;
+	i = fa_tgtab_get(&e->tgtab, r->tg);
+	if (i < 0)
+		return -1;
+	if ((u32)i >= s->nr_tgs && fa_seg_reserve(s, (u32)i + 1, 0))
+		return -1;
+	g = &e->tgtab.tg[i];
+	c = fa_tg_cfs(g, (u32)r->cfs_cpu);
+	if (!c)
+		return -1;
+	ts = &s->tgs[i];
+	if (fa_coh_note(e, (u32)i, ev->cpu, false))
+		return -1;
+	s->reads++;
+	ts->reads++;
+	if (fa_calc_group_shares(r->tg_load_avg, (s64)r->contrib, (s64)r->load,
+				 (s64)r->tg_shares) != r->shares)
+		s->read_mismatch++;
+	read_span(ts, c, e->now);
+	if (!g->timed) {
+		/* no tg_update of the group yet: no tracked sum to compare */
+		s->read_untracked++;
+		c->rd_seen = false;
+		return 0;
+	}
+	ts->reads_tracked++;
+	ideal = fa_calc_group_shares(g->sum_load, (s64)r->contrib,
+				     (s64)r->load, (s64)r->tg_shares);
+	c->rd_diff = sub_w(r->shares, ideal);
+	c->rd_ideal = ideal;
+	c->rd_ts = e->now;
+	c->rd_seen = true;
+	fa_err_point(&ts->shares, c->rd_diff, c->rd_ideal);
+	return 0;
+}

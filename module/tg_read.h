@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fl_tg_read(): the one way the ports read tg->load_avg to weigh a group
+ * entity (calc_group_shares(), port/shared/calc_group_shares.h).  Every
+ * read is counted on the reading CPU (the tg_read rows of
+ * /sys/kernel/fairlab/stats) and, while fairlab:tg_read is enabled,
+ * recorded with the inputs and result of the shares computed from it.
+ *
+ * Version-independent: a port supplies the computation, this header the
+ * counting and the trace.  Inline in the port's update_cfs_group(), so
+ * that with tracing off a read costs one per-CPU increment more than the
+ * kernel's.  Included by port.h, after sched.h; callers hold the rq lock.
+ */
+#ifndef FAIRLAB_TG_READ_H
+#define FAIRLAB_TG_READ_H
+
+#include "fairlab.h"
+#include "fairlab_trace_events.h"
+
+/* What calc_group_shares() read and computed, for fl_tg_read_done(). */
+struct fl_tg_read_rec {
+	long tg_load_avg;	/* the value read */
+	long load;		/* max(scale_load_down(load.weight), load_avg) */
+	long contrib;		/* cfs_rq->tg_load_avg_contrib */
+	long tg_shares;		/* READ_ONCE(tg->shares) */
+	long shares;		/* the clamped result */
+};
+
+void fl_tg_read_trace(struct cfs_rq *cfs_rq, const struct fl_tg_read_rec *r);
+
+/* Read @tg->load_avg and count the read on this CPU. */
+static __always_inline long fl_tg_read(struct task_group *tg)
+{
+	this_cpu_inc(fl_stats->tg_reads);
+	return atomic_long_read(&tg->load_avg);
+}
+
+/* The read of @r is complete (shares computed): record it if tracing. */
+static __always_inline void fl_tg_read_done(struct cfs_rq *cfs_rq,
+					    const struct fl_tg_read_rec *r)
+{
+	if (unlikely(trace_tg_read_enabled()))
+		fl_tg_read_trace(cfs_rq, r);
+}
+
+#endif /* FAIRLAB_TG_READ_H */

@@ -92,6 +92,13 @@ struct fa_replay {
 	u32 rec_nr_cpus;
 	struct fl_tg_rule rec_rule;
 	bool rec_made;
+	/*
+	 * stock's argument is its kernel's rate-limit gate (us; 0 before
+	 * 6.7, 1000 from 6.7): a listed "stock" is replayed with the gate
+	 * the recording's own stock records carry, from the first of them
+	 * on (without a gate before it, or in a recording without one).
+	 */
+	u32 stock_gate;
 
 	u64 attempts;
 	bool started;
@@ -236,9 +243,12 @@ static void make_rules(struct fa_replay *r, u32 nr_cpus)
 		for (p = r->range[g]; p < r->range[g + 1]; p++) {
 			const struct fl_tg_policy *pol = &r->res[r->order[p]].policy;
 
+			struct fl_tg_policy gated = { FL_TG_STOCK, r->stock_gate };
+
 			if (pol->id == FA_REPLAY_RECORDED)
 				continue;	/* set_rules() */
-			fl_tg_rule_make(pol, nr_cpus, &r->pol[p].rule);
+			fl_tg_rule_make(pol->id == FL_TG_STOCK ? &gated : pol, nr_cpus,
+					&r->pol[p].rule);
 			/* a shape that depended on more than the policy */
 			if (g < RP_ANY && r->pol[p].rule.shape != range_shape[g])
 				r->shapes_ok = false;
@@ -355,6 +365,10 @@ static void set_rules(struct fa_replay *r, const struct fa_tg_update *u)
 	const struct fl_tg_rule *rec;
 	u32 p;
 
+	if (u->policy == FL_TG_STOCK && u->arg != r->stock_gate) {
+		r->stock_gate = u->arg;
+		r->rules_made = false;
+	}
 	if (!r->rules_made || r->rule_nr_cpus != u->nr_cpus)
 		make_rules(r, u->nr_cpus);
 	if (r->range[RP_ANY] == r->npol)

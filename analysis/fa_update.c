@@ -40,7 +40,9 @@ static bool replay_agrees(const struct fa_tg_update *u)
 	if (u->policy >= FL_TG_NR_POLICIES)
 		return false;
 	d = &fl_tg_policy_descs[u->policy];
-	if (d->has_arg ? (u->arg < d->min || u->arg > d->max) : u->arg != 0)
+	/* stock's argument is its kernel's rate-limit gate (us), any value */
+	if (u->policy != FL_TG_STOCK &&
+	    (d->has_arg ? (u->arg < d->min || u->arg > d->max) : u->arg != 0))
 		return false;
 	return fl_tg_decide(&p, &in) == u->written;
 }

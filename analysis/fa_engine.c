@@ -32,6 +32,7 @@ void fa_engine_free(struct fa_engine *e)
 	fa_seg_free(&e->total);
 	fa_audit_free(e);
 	free(e->node);
+	free(e->pend);
 	free(e);
 }
 
@@ -81,6 +82,7 @@ static int set_node(struct fa_engine *e, s32 cpu, s32 node)
 		e->nr_node = n;
 	}
 	e->node[cpu] = node < 0 ? -1 : node;
+	fa_switch_resolve(e);
 	return 0;
 }
 

@@ -59,7 +59,14 @@ check "cpu.weight writable again" sh -c "echo 300 > $W"
 tg_autogroup_on
 tg_tree
 load_lp fairlab tg_policy=fixed:1048576 || exit 1
-tg_load 25
+# The load runs until the handover has been checked: what fairlab holds
+# back under fixed:1048576 is only left for the handover to publish while
+# the groups are busy.  Once they idle, the kernel's own code (which runs
+# for every task already switched during the replace's transition) can
+# publish it first: 6.12 keeps a cfs_rq with a contribution on the leaf
+# list until its contribution is gone (the stalled-contrib fix).  A first
+# 6.12 run, with a 25 s load started here, saw resync writes 0 -> 0.
+tg_load_until /tmp/klp-stop
 sleep 3
 dmesg_mark
 expect_fail "atomic replace without fairlab's state refused" 'Invalid argument' \
@@ -71,6 +78,7 @@ check "cpu.weight writable (fairlab's own __sched_group_set_shares)" sh -c "echo
 
 # 3. an atomic replace that declares the state and calls the handover
 sleep 2
+check "the load still runs at the handover" _tg_running
 before=$(resync_writes)
 dmesg_mark
 load_lp $R/fl_test_handover.ko || exit 1
@@ -80,6 +88,7 @@ assert_dmesg_has 'fl_test_handover: fairlab state found: publishing' "handover c
 after=$(resync_writes)
 check "handover published what fairlab held back (resync writes $before -> $after)" \
 	test "$after" -gt "$before"
+touch /tmp/klp-stop
 expect_fail "fl_test_handover in force" 'Invalid argument' sh -c "echo 300 > $W"
 assert_sysfs $TGP stock "tg_policy reads stock once replaced"
 dmesg_mark

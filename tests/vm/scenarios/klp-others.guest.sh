@@ -22,6 +22,11 @@
 # fairlab-vm: --smp 2 --timeout 300
 # fairlab-files: build/refusal/@KREL@/fl_test_other.ko build/refusal/@KREL@/fl_test_replace.ko
 # fairlab-files: build/refusal/@KREL@/fl_test_handover.ko tests/vm/tg-check/workload.sh
+# Transitions under this load can take longer than the library's 15 s on
+# 6.12: a klp-others run on 6.12 saw an atomic replace take 20 s under the
+# tg load (klp signals the tasks it cannot switch only after 15 s of
+# retries); on 6.1 they take 1-2 s.
+: "${FL_LP_TIMEOUT:=45}"
 . "$FL_LIB"
 . /fairlab/tests/vm/tg-check/workload.sh
 R=/fairlab/build/refusal/$(uname -r)
@@ -64,8 +69,10 @@ load_lp fairlab tg_policy=fixed:1048576 || exit 1
 # the groups are busy.  Once they idle, the kernel's own code (which runs
 # for every task already switched during the replace's transition) can
 # publish it first: 6.12 keeps a cfs_rq with a contribution on the leaf
-# list until its contribution is gone (the stalled-contrib fix).  A first
-# 6.12 run, with a 25 s load started here, saw resync writes 0 -> 0.
+# list until its contribution is gone (the stalled-contrib fix).  In a
+# 6.12 run with a 25 s load started here, fl_test_handover's transition
+# took 20 s (dmesg: starting 24.97, handover 45.06), the load ended in it,
+# and the handover found nothing left (resync writes 0 -> 0).
 tg_load_until /tmp/klp-stop
 sleep 3
 dmesg_mark
@@ -83,7 +90,7 @@ before=$(resync_writes)
 dmesg_mark
 load_lp $R/fl_test_handover.ko || exit 1
 check "fairlab replaced: no /sys/kernel/livepatch/fairlab" \
-	wait_for 15 eval "[ ! -d $FL_LIVEPATCH/fairlab ]"
+	wait_for "$FL_LP_TIMEOUT" eval "[ ! -d $FL_LIVEPATCH/fairlab ]"
 assert_dmesg_has 'fl_test_handover: fairlab state found: publishing' "handover called"
 after=$(resync_writes)
 check "handover published what fairlab held back (resync writes $before -> $after)" \

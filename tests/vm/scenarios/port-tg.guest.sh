@@ -64,6 +64,13 @@ setsid sh /tmp/loop.sh $s /bin/true &
 p4=$!
 setsid sh /tmp/loop.sh $s /bin/true &
 p5=$!
+# a CPU hog in a/b/d keeps a/b queued, so that when a/b/c is unthrottled
+# the walk up stops at a/b and unthrottle_cfs_rq()'s own update_load_avg()
+# runs on a/b's parent cfs_rq (a): that is its tg site.  Without it the
+# site depends on a/b/d happening to be queued (a 6.12 run saw 0); on the
+# root cfs_rq update_tg_load_avg() returns before any attempt.
+cg_run a/b/d sh -c 'while :; do :; done' &
+hog=$!
 # migrate a CPU burner between leaves (task_change_group_fair), reweight
 # (sched_group_set_shares) and re-limit (throttle/unthrottle) meanwhile
 sh -c 'while :; do :; done' &
@@ -85,8 +92,8 @@ while [ "$(date +%s)" -lt $end ]; do
 	i=$((i + 1))
 	[ $i = 3 ] && assert_audit_exact "audit exact during the workload"
 done
-kill -KILL $mv 2>/dev/null
-wait $mv 2>/dev/null
+kill -KILL $mv $hog 2>/dev/null
+wait $mv $hog 2>/dev/null
 check "workload finished" wait_for 60 eval "! kill -0 $hb 2>/dev/null && ! kill -0 $p1 2>/dev/null && ! kill -0 $p2 2>/dev/null && ! kill -0 $p3 2>/dev/null && ! kill -0 $p4 2>/dev/null && ! kill -0 $p5 2>/dev/null"
 wait 2>/dev/null
 log "t=$(cut -d' ' -f1 /proc/uptime) workload done ($i reconfiguration rounds)"

@@ -34,6 +34,7 @@ void fa_engine_free(struct fa_engine *e)
 	free(e->node);
 	free(e->llc);
 	free(e->read_nr);
+	free(e->pend);
 	free(e);
 }
 
@@ -97,6 +98,7 @@ static int set_topology(struct fa_engine *e, s32 cpu, s32 node, s32 llc)
 	}
 	e->node[cpu] = node < 0 ? -1 : node;
 	e->llc[cpu] = llc < 0 ? -1 : llc;
+	fa_switch_resolve(e);
 	return 0;
 }
 

@@ -53,6 +53,14 @@ struct fa_engine {
 	s32 *node;		/* cpu -> NUMA node, -1 unknown */
 	s32 *llc;		/* cpu -> last-level cache id, -1 unknown */
 	u32 nr_node;		/* entries of both */
+	/*
+	 * Writer switches of the open segment counted unknown because a CPU
+	 * had no cpu_topology record yet (records of idle CPUs land between
+	 * the start of a recording and its describe): classified when the
+	 * CPUs are placed (fa_update.c: fa_switch_resolve()).
+	 */
+	struct fa_pending_switch { u32 tg; s32 from, to, seg; } *pend;
+	u32 npend, cap_pend;
 
 	struct fa_segment seg;	/* open segment */
 	struct fa_segment total;
@@ -124,6 +132,10 @@ enum fa_switch {
 	FA_SWITCH_XNODE,	/* a CPU of another node */
 	FA_SWITCH_UNKNOWN,	/* another CPU, a node not known */
 };
+/* Writer switches kept for fa_switch_resolve() (then left unknown). */
+#define FA_PENDING_SWITCHES_MAX	4096
+/* Classifies the open segment's pending switches whose CPUs are placed now. */
+void fa_switch_resolve(struct fa_engine *e);
 /* Classifies a write on @cpu after *@last_writer's, then sets *@last_writer. */
 enum fa_switch fa_writer_switch(const struct fa_engine *e, s32 *last_writer,
 				s32 cpu);

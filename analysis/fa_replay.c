@@ -103,6 +103,13 @@ struct rp_part {
 	u32 rec_nr_cpus;
 	struct fl_tg_rule rec_rule;
 	bool rec_made;
+	/*
+	 * stock's argument is its kernel's rate-limit gate (us; 0 before
+	 * 6.7, 1000 from 6.7): a listed "stock" is replayed with the gate
+	 * the recording's own stock records carry, from the first of them
+	 * on (without a gate before it, or in a recording without one).
+	 */
+	u32 stock_gate;	/* per part: each makes its own rules */
 };
 
 /* What every policy's decision on one record shares (set by the engine's thread). */
@@ -323,9 +330,12 @@ static void make_rules(struct fa_replay *r, struct rp_part *pt, u32 nr_cpus)
 		for (p = pt->range[g]; p < pt->range[g + 1]; p++) {
 			const struct fl_tg_policy *pol = &r->res[r->order[p]].policy;
 
+			struct fl_tg_policy gated = { FL_TG_STOCK, pt->stock_gate };
+
 			if (pol->id == FA_REPLAY_RECORDED)
 				continue;	/* set_rules() */
-			fl_tg_rule_make(pol, nr_cpus, &r->pol[p].rule);
+			fl_tg_rule_make(pol->id == FL_TG_STOCK ? &gated : pol, nr_cpus,
+					&r->pol[p].rule);
 			/* a shape that depended on more than the policy */
 			if (g < RP_ANY && r->pol[p].rule.shape != range_shape[g])
 				pt->shapes_ok = false;
@@ -469,6 +479,10 @@ static void set_rules(struct fa_replay *r, struct rp_part *pt,
 	const struct fl_tg_rule *rec;
 	u32 p;
 
+	if (x->policy == FL_TG_STOCK && x->arg != pt->stock_gate) {
+		pt->stock_gate = x->arg;
+		pt->rules_made = false;
+	}
 	if (!pt->rules_made || pt->rule_nr_cpus != x->in.nr_cpus)
 		make_rules(r, pt, x->in.nr_cpus);
 	if (pt->range[RP_ANY] == pt->hi)

@@ -3,6 +3,8 @@
  * Accounting of the per-decision records, tg_update and pick_idlest,
  * each applied at the engine's current time (tg_audit: fa_audit.c).
  */
+#include <stdlib.h>
+
 #include "fa_engine_int.h"
 
 static bool cpu_ok(s32 cpu)
@@ -40,7 +42,9 @@ static bool replay_agrees(const struct fa_tg_update *u)
 	if (u->policy >= FL_TG_NR_POLICIES)
 		return false;
 	d = &fl_tg_policy_descs[u->policy];
-	if (d->has_arg ? (u->arg < d->min || u->arg > d->max) : u->arg != 0)
+	/* stock's argument is its kernel's rate-limit gate (us), any value */
+	if (u->policy != FL_TG_STOCK &&
+	    (d->has_arg ? (u->arg < d->min || u->arg > d->max) : u->arg != 0))
 		return false;
 	return fl_tg_decide(&p, &in) == u->written;
 }
@@ -56,10 +60,60 @@ enum fa_switch fa_writer_switch(const struct fa_engine *e, s32 *last_writer,
 	return fa_switch_from(e, from, fa_cpu_node(e, cpu));
 }
 
-static void count_write(struct fa_engine *e, struct fa_tg *g,
+/* Keeps an unknown switch of group @tg for fa_switch_resolve() (if room). */
+static void pend_switch(struct fa_engine *e, u32 tg, s32 from, s32 to)
+{
+	struct fa_pending_switch *p;
+
+	if (e->npend == e->cap_pend) {
+		u32 cap = e->cap_pend ? e->cap_pend * 2 : 64;
+
+		if (cap > FA_PENDING_SWITCHES_MAX)
+			return;		/* stays unknown, and is reported so */
+		p = realloc(e->pend, cap * sizeof(*p));
+		if (!p)
+			return;		/* the same: unknown, never wrong */
+		e->pend = p;
+		e->cap_pend = cap;
+	}
+	e->pend[e->npend++] = (struct fa_pending_switch){
+		.tg = tg, .from = from, .to = to, .seg = (s32)e->nsegments,
+	};
+}
+
+void fa_switch_resolve(struct fa_engine *e)
+{
+	struct fa_segment *s = &e->seg;
+	u32 i, k = 0;
+
+	for (i = 0; i < e->npend; i++) {
+		struct fa_pending_switch p = e->pend[i];
+		int nf = fa_engine_cpu_node(e, p.from);
+		int nt = fa_engine_cpu_node(e, p.to);
+
+		if (p.seg != (s32)e->nsegments)
+			continue;	/* its segment is closed: stays unknown */
+		if (nf < 0 || nt < 0) {
+			e->pend[k++] = p;
+			continue;
+		}
+		s->xnode_unknown--;
+		s->tgs[p.tg].xnode_unknown--;
+		s->cpus[p.to].xnode_unknown_in--;
+		if (nf != nt) {
+			s->xnode++;
+			s->tgs[p.tg].xnode++;
+			s->cpus[p.to].xnode_in++;
+		}
+	}
+	e->npend = k;
+}
+
+static void count_write(struct fa_engine *e, struct fa_tg *g, u32 tgi,
 			struct fa_tg_seg *ts, struct fa_cpu_seg *cs, s32 cpu)
 {
 	struct fa_segment *s = &e->seg;
+	s32 from = g->last_writer;
 	enum fa_switch sw = fa_writer_switch(e, &g->last_writer, cpu);
 
 	s->writes++;
@@ -76,6 +130,7 @@ static void count_write(struct fa_engine *e, struct fa_tg *g,
 		s->xnode_unknown++;
 		ts->xnode_unknown++;
 		cs->xnode_unknown_in++;
+		pend_switch(e, tgi, from, cpu);
 	} else if (sw == FA_SWITCH_XNODE) {
 		s->xnode++;
 		ts->xnode++;
@@ -142,7 +197,7 @@ int fa_on_tg_update(struct fa_engine *e, const struct fa_event *ev)
 
 	if (u->written) {
 		s->sites[u->site < FL_NR_SITES ? u->site : FL_NR_SITES].writes++;
-		count_write(e, g, ts, cs, ev->cpu);
+		count_write(e, g, (u32)i, ts, cs, ev->cpu);
 		if (fa_coh_note(e, (u32)i, ev->cpu, true))
 			return -1;
 		if (fa_audit_note_write(e, (u32)i, u->delta))

@@ -265,6 +265,43 @@ static void test_writer_switches(void)
 }
 
 /*
+ * Records before the describe: A writes on cpu0@100, cpu2@200, cpu3@300
+ * (switches 0->2 and 2->3, nodes unknown then), then cpu_topology places
+ * cpu0,1 on node 0 and cpu2,3 on node 1 @400, then cpu1@500 (3->1, known
+ * at once).  0->2 and 3->1 cross nodes, 2->3 does not: 3 switches, 2
+ * cross-node, none left unknown.  cpu4 (no topology) stays unknown: B's
+ * 1->4 @600.
+ */
+static void test_switches_before_topology(void)
+{
+	struct run r;
+	struct fa_event ev[] = {
+		wr(100, 0, TG_A), wr(200, 2, TG_A), wr(300, 3, TG_A),
+		topo(400, 0, 0), topo(400, 1, 0), topo(400, 2, 1), topo(400, 3, 1),
+		wr(500, 1, TG_A), wr(550, 1, TG_B), wr(600, 4, TG_B),
+	};
+	const struct fa_segment *s;
+	u32 a, b;
+
+	run_start(&r, 0);
+	feed(&r, ev, sizeof(ev) / sizeof(ev[0]));
+	fa_engine_finish(r.e);
+	s = &r.seg[0];
+	a = tg_index(&r, TG_A);
+	b = tg_index(&r, TG_B);
+	is_u64(s->tgs[a].switches, 3, "late topology: A writer switches");
+	is_u64(s->tgs[a].xnode, 2, "late topology: A's 0->2 and 3->1 cross nodes");
+	is_u64(s->tgs[a].xnode_unknown, 0, "late topology: A's early switches placed");
+	is_u64(s->cpus[2].xnode_in, 1, "late topology: cpu2 took A's line across nodes");
+	is_u64(s->cpus[3].xnode_in, 0, "late topology: cpu3 took it within node 1");
+	is_u64(s->cpus[3].xnode_unknown_in, 0, "late topology: cpu3's switch-in placed");
+	is_u64(s->tgs[b].xnode_unknown, 1, "late topology: B's switch to cpu4 stays unknown");
+	is_u64(s->xnode, 2, "late topology: segment cross-node");
+	is_u64(s->xnode_unknown, 1, "late topology: segment unknown (cpu4 only)");
+	run_end(&r);
+}
+
+/*
  * Group A, cfs_rqs on cpu0 and cpu1, policy fixed:55.
  *   t=1000 cpu0 load 100 contrib 0   written  -> term 0,   E = 0,   sum(load) 100
  *   t=2000 cpu1 load 50  contrib 0   skipped  -> term -50, E = -50, sum(load) 150
@@ -892,6 +929,7 @@ int main(void)
 	test_calc_group_shares();
 	test_shares_error();
 	test_writer_switches();
+	test_switches_before_topology();
 	test_error();
 	test_segments();
 	test_segment_relabel();

@@ -166,10 +166,42 @@ static void test_budget_tg_load(void)
 	done(&x);
 }
 
+/*
+ * A 6.7+ kernel's stock (recorded with its rate-limit gate, 1000 us):
+ *   r1 1.0 ms, never published, load 100, contrib 0: writes.
+ *   r2 1.5 ms, since 0.5 ms, load 200, contrib 100: |delta| 100 > 100/64
+ *      but within the gate: held back.
+ *   r3 2.2 ms, since 1.2 ms, load 210, contrib 100: writes.
+ *  stock      replayed with the recording's gate: r1 and r3, as recorded
+ *             (6.1's stock, no gate, would also write r2).
+ *  nonzero    writes all three; diverged at r2.
+ * The engine agrees with every recorded decision (replay_mismatch 0).
+ */
+static void test_stock_gate(void)
+{
+	const struct fl_tg_policy pol[] = { { FL_TG_STOCK, 0 }, { FL_TG_NONZERO, 0 } };
+	struct fa_event ev[] = {
+		upd_t(1000000, 0, 0, 100, 0, true, 100, FL_SINCE_NEVER, FL_TG_STOCK, 1000, 4),
+		upd_t(1500000, 0, 0, 200, 100, false, 100, 500000, FL_TG_STOCK, 1000, 4),
+		upd_t(2200000, 0, 0, 210, 100, true, 210, 1200000, FL_TG_STOCK, 1000, 4),
+	};
+	struct run x;
+
+	run(&x, pol, 2, ev, 3);
+	is_u64(fig(&x, 0)->writes, 2, "stock (gate 1000 us recorded): writes r1 and r3");
+	is_u64(fa_replay_result(x.r, 0)->diverged, 0, "stock: exact self-replay with the recorded gate");
+	is_u64(fig(&x, 1)->writes, 3, "nonzero: writes all three");
+	is_u64(fa_replay_result(x.r, 1)->diverged, 1, "nonzero: differs at r2");
+	is_u64(fa_engine_total(x.e)->replay_mismatch, 0,
+	       "engine: stock with its gate agrees with every recorded decision");
+	done(&x);
+}
+
 int main(void)
 {
 	test_fixed_and_switches();
 	test_ratelimit_clock();
 	test_budget_tg_load();
+	test_stock_gate();
 	return tap_done();
 }

@@ -5,8 +5,8 @@
  * the named function of Debian 6.12.117+deb12-amd64 (upstream 6.12.117,
  * kernel/sched/fair.c) and is headed by a comment saying so.
  *
- * Being written (see README in this directory): no port.c yet, so the
- * Makefile neither builds nor tests this port.
+ * port.c lists the replacements and the symbol tables; README in this
+ * directory says what each file mirrors.
  */
 #ifndef FAIRLAB_PORT_H
 #define FAIRLAB_PORT_H

@@ -258,6 +258,29 @@ assert_audit_exact() {
 	fi
 }
 
+# ------------------------------------------------------------------ the port
+
+# port_surface: the running kernel's module/port/<major.minor>/surface.txt
+# (ship it with "# fairlab-files: module/port/*/surface.txt"), after
+# checking that it was generated from this very build.
+port_surface() {
+	_ps=/fairlab/module/port/$(uname -r | cut -d. -f1,2)/surface.txt
+	[ -f "$_ps" ] || { echo "no $_ps for kernel $(uname -r)" >&2; return 1; }
+	[ "$(sed -n 's/^# linux_banner: //p' "$_ps")" = "$(cat /proc/version)" ] ||
+		{ echo "$_ps is for another build" >&2; return 1; }
+	echo "$_ps"
+}
+
+# port_roots REGEX: the vmlinux functions the port replaces ("root" lines
+# of its surface) whose "holds:" list matches REGEX (awk ERE), e.g.
+# update_pick_idlest for the idlest path.  Names differ between kernels
+# (6.1's find_idlest_group is 6.12's sched_balance_find_dst_group).
+port_roots() {
+	_ps=$(port_surface) || return 1
+	awk -v re="$1" '$1 == "root" { h = $0; sub(/.*holds: /, "", h)
+		if (h ~ re) print $2 }' "$_ps"
+}
+
 # ------------------------------------------------------------------ workloads
 
 # cg_create NAME [CPU_WEIGHT]: a cgroup under /sys/fs/cgroup (cpu enabled).

@@ -22,6 +22,11 @@
 # fairlab-vm: --smp 2 --timeout 300
 # fairlab-files: build/refusal/@KREL@/fl_test_other.ko build/refusal/@KREL@/fl_test_replace.ko
 # fairlab-files: build/refusal/@KREL@/fl_test_handover.ko tests/vm/tg-check/workload.sh
+# Transitions under this load can take longer than the library's 15 s on
+# 6.12: a klp-others run on 6.12 saw an atomic replace take 20 s under the
+# tg load (klp signals the tasks it cannot switch only after 15 s of
+# retries); on 6.1 they take 1-2 s.
+: "${FL_LP_TIMEOUT:=45}"
 . "$FL_LIB"
 . /fairlab/tests/vm/tg-check/workload.sh
 R=/fairlab/build/refusal/$(uname -r)
@@ -59,7 +64,16 @@ check "cpu.weight writable again" sh -c "echo 300 > $W"
 tg_autogroup_on
 tg_tree
 load_lp fairlab tg_policy=fixed:1048576 || exit 1
-tg_load 25
+# The load runs until the handover has been checked: what fairlab holds
+# back under fixed:1048576 is only left for the handover to publish while
+# the groups are busy.  Once they idle, the kernel's own code (which runs
+# for every task already switched during the replace's transition) can
+# publish it first: 6.12 keeps a cfs_rq with a contribution on the leaf
+# list until its contribution is gone (the stalled-contrib fix).  In a
+# 6.12 run with a 25 s load started here, fl_test_handover's transition
+# took 20 s (dmesg: starting 24.97, handover 45.06), the load ended in it,
+# and the handover found nothing left (resync writes 0 -> 0).
+tg_load_until /tmp/klp-stop
 sleep 3
 dmesg_mark
 expect_fail "atomic replace without fairlab's state refused" 'Invalid argument' \
@@ -71,15 +85,17 @@ check "cpu.weight writable (fairlab's own __sched_group_set_shares)" sh -c "echo
 
 # 3. an atomic replace that declares the state and calls the handover
 sleep 2
+check "the load still runs at the handover" _tg_running
 before=$(resync_writes)
 dmesg_mark
 load_lp $R/fl_test_handover.ko || exit 1
 check "fairlab replaced: no /sys/kernel/livepatch/fairlab" \
-	wait_for 15 eval "[ ! -d $FL_LIVEPATCH/fairlab ]"
+	wait_for "$FL_LP_TIMEOUT" eval "[ ! -d $FL_LIVEPATCH/fairlab ]"
 assert_dmesg_has 'fl_test_handover: fairlab state found: publishing' "handover called"
 after=$(resync_writes)
 check "handover published what fairlab held back (resync writes $before -> $after)" \
 	test "$after" -gt "$before"
+touch /tmp/klp-stop
 expect_fail "fl_test_handover in force" 'Invalid argument' sh -c "echo 300 > $W"
 assert_sysfs $TGP stock "tg_policy reads stock once replaced"
 dmesg_mark

@@ -1,24 +1,27 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The 6.1 port's tg surface under load: fairlab.ko patches the 12 writers
-# of tg->load_avg, a fork/wakeup/throttle/reweight/migrate-heavy workload
+# The port's tg surface under load: fairlab.ko patches every function of
+# the running kernel that holds a write of tg->load_avg (the roots of its
+# module/port/*/surface.txt, derived from the build's vmlinux), a fork/wakeup/throttle/reweight/migrate-heavy workload
 # runs ~10 s in a 3-level cgroup tree plus autogroups, every call site
 # reports attempts, and the audit shows tg->load_avg == sum of contribs for
 # every group, under stock and across policy switches; then unpatch and
 # unload.  Any WARN/BUG/taint fails the run (run-scenario.sh).
 #
 #   tests/vm/run-scenario.sh --smp 4 tests/vm/scenarios/port-tg.guest.sh
+# fairlab-files: module/port/*/surface.txt
 . "$FL_LIB"
 LP=$FL_LIVEPATCH/fairlab
 P=/sys/module/fairlab/parameters
 CG=/sys/fs/cgroup
 : "${FL_PORT_SECS:=10}"
 
-FUNCS="enqueue_entity enqueue_task_fair unthrottle_cfs_rq dequeue_entity
-dequeue_task_fair set_next_entity task_tick_fair propagate_entity_cfs_rq
-attach_entity_cfs_rq detach_task_cfs_rq update_blocked_averages
-__sched_group_set_shares"
+# the tg roots: every function holding update_tg_load_avg(), a copy of
+# update_load_avg() that can reach it, or clear_tg_load_avg() (6.8)
+FUNCS=$(port_roots 'tg_load_avg|update_load_avg') || die "no patch surface"
+[ -n "$FUNCS" ] || die "the surface lists no tg root"
+log "tg roots of $(uname -r): $(echo $FUNCS)"
 
 # site_attempts NAME: attempts counted at call site NAME
 site_attempts() {
@@ -61,6 +64,13 @@ setsid sh /tmp/loop.sh $s /bin/true &
 p4=$!
 setsid sh /tmp/loop.sh $s /bin/true &
 p5=$!
+# a CPU hog in a/b/d keeps a/b queued, so that when a/b/c is unthrottled
+# the walk up stops at a/b and unthrottle_cfs_rq()'s own update_load_avg()
+# runs on a/b's parent cfs_rq (a): that is its tg site.  Without it the
+# site depends on a/b/d happening to be queued (a 6.12 run saw 0); on the
+# root cfs_rq update_tg_load_avg() returns before any attempt.
+cg_run a/b/d sh -c 'while :; do :; done' &
+hog=$!
 # migrate a CPU burner between leaves (task_change_group_fair), reweight
 # (sched_group_set_shares) and re-limit (throttle/unthrottle) meanwhile
 sh -c 'while :; do :; done' &
@@ -82,8 +92,8 @@ while [ "$(date +%s)" -lt $end ]; do
 	i=$((i + 1))
 	[ $i = 3 ] && assert_audit_exact "audit exact during the workload"
 done
-kill -KILL $mv 2>/dev/null
-wait $mv 2>/dev/null
+kill -KILL $mv $hog 2>/dev/null
+wait $mv $hog 2>/dev/null
 check "workload finished" wait_for 60 eval "! kill -0 $hb 2>/dev/null && ! kill -0 $p1 2>/dev/null && ! kill -0 $p2 2>/dev/null && ! kill -0 $p3 2>/dev/null && ! kill -0 $p4 2>/dev/null && ! kill -0 $p5 2>/dev/null"
 wait 2>/dev/null
 log "t=$(cut -d' ' -f1 /proc/uptime) workload done ($i reconfiguration rounds)"
@@ -103,7 +113,8 @@ for site in attach_entity_ula detach_entity_ula; do
 done
 assert_audit_exact "audit exact after the stock workload"
 
-# idle: blocked load decays through the patched update_blocked_averages()
+# idle: blocked load decays through the patched blocked-averages root
+# (update_blocked_averages, 6.10+: sched_balance_update_blocked_averages)
 # (nohz idle balance) until every group publishes 0
 all_zero() {
 	cat /sys/kernel/fairlab/audit >/tmp/audit0.txt 2>/dev/null &&

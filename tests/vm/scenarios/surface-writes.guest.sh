@@ -24,12 +24,8 @@ CG=/sys/fs/cgroup
 
 krel=$(uname -r)
 port=$(echo "$krel" | cut -d. -f1,2)
-surface=/fairlab/module/port/$port/surface.txt
-[ -f "$surface" ] || die "no $surface for kernel $krel"
-# the offsets are those of one build: the surface must be this kernel's
-banner=$(sed -n 's/^# linux_banner: //p' "$surface")
-[ "$banner" = "$(cat /proc/version)" ] ||
-	die "$surface is for another build: '$banner', running '$(cat /proc/version)'"
+# the offsets are those of one build: port_surface checks it is this kernel's
+surface=$(port_surface) || die "no patch surface for this build"
 awk '$1 == "write" { print $2 }' "$surface" >/tmp/writes
 nw=$(wc -l </tmp/writes)
 [ "$nw" -gt 0 ] || die "$surface lists no write"

@@ -14,7 +14,8 @@ TOP=${TOP:-$(cd "$(dirname "$0")/../../.." && pwd)}
 chk=$(TOP=$TOP "$TOP/tests/vm/tg-check/build.sh") ||
 	{ echo "not ok - tg-policies.host: cannot build tg-check"; exit 1; }
 rc=0
-"$chk" --rules --table --ratelimit --gap-check local --gap-slack 4000000 \
+"$chk" --kernel "${KREL:?run by run-scenario.sh, which sets KREL}" \
+	--rules --table --ratelimit --gap-check local --gap-slack 4000000 \
 	--need stock,force,nonzero,relative:8,relative:64,turner1,turner2,fixed:64,fixed:0,log2:8,ratelimit:10000,ratelimit:1000,budget:5,budget:100 \
 	--more 'force>stock' --more 'stock>relative:8' "$dir/policies.dat" || rc=1
 

@@ -25,6 +25,11 @@
 # of the verdict by tests/vm/guest/strip-known-warnings, which names it.
 # fairlab-vm: --smp 4 --mem 1024 --timeout 1200
 # fairlab-files: tests/vm/tg-check/workload.sh
+# Transitions under this load can take longer than the library's 15 s on
+# 6.12: a klp-others run on 6.12 saw an atomic replace take 20 s under the
+# tg load (klp signals the tasks it cannot switch only after 15 s of
+# retries); on 6.1 they take 1-2 s.
+: "${FL_LP_TIMEOUT:=45}"
 . "$FL_LIB"
 . /fairlab/tests/vm/tg-check/workload.sh
 : "${TG_SWITCHES:=500}"

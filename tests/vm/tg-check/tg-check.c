@@ -34,6 +34,9 @@
  *                       pairs --gap-check local|all|note selects (see the
  *                       note on clocks at check_ratelimit())
  *   --table             print the per-policy table
+ *   --kernel RELEASE    the recording's kernel (uname -r, e.g.
+ *                       6.12.117+deb12-amd64): stock is that kernel's own
+ *                       rule (see stock_gate_for()); default 6.1's
  *
  * Lost events make every check meaningless: any missed-events mark or
  * buffer overrun in the file is a failure, never a skip.
@@ -473,6 +476,26 @@ static void check_complete(unsigned int min_pairs)
 /* ----------------------------------------------------------- (b) rules */
 
 /*
+ * stock's time gate in us on the recording's kernel, from its release
+ * alone (not from the module): Linux 6.7 (1528c661c24b, "sched/fair:
+ * Ratelimit update to tg->load_avg") made update_tg_load_avg() return
+ * while sched_clock_cpu() - cfs_rq->last_update_tg_load_avg < NSEC_PER_MSEC;
+ * 6.1.192 has no gate, 6.12.117 has it (both read in Debian's sources).
+ * A stock record must carry this gate as its argument.
+ */
+static u32 stock_gate_us;
+
+static int stock_gate_for(const char *release, u32 *gate_us)
+{
+	unsigned int major, minor;
+
+	if (sscanf(release, "%u.%u", &major, &minor) != 2)
+		return -1;
+	*gate_us = major > 6 || (major == 6 && minor >= 7) ? 1000 : 0;
+	return 0;
+}
+
+/*
  * The rules of README.md's "Policies" table, stated again without policy.c, over the
  * recorded fields (tg_load_avg before = after - written delta), in
  * multiplicative form: for y > 0, |d| > floor(x / y)  <=>  |d| * y > x.
@@ -486,7 +509,10 @@ static int indep_decide(const struct upd *u, s64 tla_before)
 	unsigned int lg = 0, n = u->nr_cpus;
 
 	switch (u->policy) {
-	case FL_TG_STOCK:		/* |d| > contrib/64 */
+	case FL_TG_STOCK:		/* 6.7+: not within 1 ms of the last; |d| > contrib/64 */
+		if (stock_gate_us && u->since != FL_SINCE_NEVER &&
+		    u->since < (u64)stock_gate_us * 1000)
+			return 0;
 		return ad * 64 > c;
 	case FL_TG_FORCE:		/* every attempt */
 		return 1;
@@ -519,7 +545,7 @@ static int indep_decide(const struct upd *u, s64 tla_before)
 }
 
 struct pstat {
-	u64 attempts, writes, resync, bad_kernel, bad_indep, bad_delta;
+	u64 attempts, writes, resync, bad_kernel, bad_indep, bad_delta, bad_gate;
 	u64 segs_ns;
 	int nsegs;
 };
@@ -612,6 +638,8 @@ static void check_rules(void)
 		n++;
 		p->attempts++;
 		p->writes += u->written;
+		if (u->policy == FL_TG_STOCK && u->arg != stock_gate_us)
+			p->bad_gate++;
 		want_k = fl_tg_decide(&pol, &in);
 		want_i = indep_decide(u, before);
 		if (want_k != u->written && p->bad_kernel++ < 3)
@@ -635,6 +663,10 @@ static void check_rules(void)
 
 		if (!p->attempts)
 			continue;
+		if (p->bad_gate)
+			nok("rules %s: %" PRIu64 " of %" PRIu64 " attempts recorded with a "
+			    "gate other than the kernel's %u us", nm, p->bad_gate,
+			    p->attempts, stock_gate_us);
 		if (p->bad_kernel || p->bad_indep)
 			nok("rules %s: of %" PRIu64 " attempts, %" PRIu64 " disagree with "
 			    "fl_tg_decide(), %" PRIu64 " with the independent rule",
@@ -668,7 +700,8 @@ static int parse_pol(const char *s, u32 *id, u32 *arg)
 	if (fl_tg_policy_parse(s, &p))
 		return -1;
 	*id = p.id;
-	*arg = p.arg;
+	/* "stock" is the kernel's rule: recorded with the kernel's gate */
+	*arg = p.id == FL_TG_STOCK ? stock_gate_us : p.arg;
 	return 0;
 }
 
@@ -937,7 +970,7 @@ static void usage(void)
 	fprintf(stderr, "usage: tg-check [--complete] [--min-pairs N] [--rules] "
 		"[--need P,...] [--more A>B]... [--ratelimit] [--gap-check local|all|note]\n"
 		"\t[--gap-slack NS] "
-		"[--table] FILE.dat\n");
+		"[--table] [--kernel RELEASE] FILE.dat\n");
 	exit(2);
 }
 
@@ -967,7 +1000,13 @@ int main(int argc, char **argv)
 				   !strcmp(argv[i], "all") ? 2 : 1;
 		} else if (!strcmp(argv[i], "--gap-slack") && i + 1 < argc)
 			slack = strtoull(argv[++i], NULL, 10);
-		else if (!strcmp(argv[i], "--need") && i + 1 < argc)
+		else if (!strcmp(argv[i], "--kernel") && i + 1 < argc) {
+			if (stock_gate_for(argv[++i], &stock_gate_us)) {
+				fprintf(stderr, "tg-check: --kernel %s: not a release\n",
+					argv[i]);
+				exit(2);
+			}
+		} else if (!strcmp(argv[i], "--need") && i + 1 < argc)
 			need = argv[++i];
 		else if (!strcmp(argv[i], "--more") && i + 1 < argc && nmore < 8)
 			more[nmore++] = argv[++i];

@@ -69,8 +69,10 @@ p5=$!
 # runs on a/b's parent cfs_rq (a): that is its tg site.  Without it the
 # site depends on a/b/d happening to be queued (a 6.12 run saw 0); on the
 # root cfs_rq update_tg_load_avg() returns before any attempt.
-cg_run a/b/d sh -c 'while :; do :; done' &
+# (started like the mover below, so that $hog is the looping shell itself)
+sh -c 'while :; do :; done' &
 hog=$!
+echo $hog >$CG/a/b/d/cgroup.procs
 # migrate a CPU burner between leaves (task_change_group_fair), reweight
 # (sched_group_set_shares) and re-limit (throttle/unthrottle) meanwhile
 sh -c 'while :; do :; done' &

@@ -353,8 +353,12 @@ int fl_record(const struct fl_rec_opts *o, struct fl_rec_result *res)
 		log_tail(log);
 		return -1;
 	}
-	/* names every group and CPU in this recording (tg_info, cpu_topology) */
-	if (fl_live_describe())
+	/*
+	 * names every group and CPU in this recording (tg_info, cpu_topology),
+	 * then the opening snapshot, so that report's audit_windows checks
+	 * the whole recording against the closing one
+	 */
+	if (fl_live_describe() || fl_live_audit())
 		ret = -1;
 	if (!ret && run_workload(o, res))
 		ret = -1;

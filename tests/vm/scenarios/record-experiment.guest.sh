@@ -67,10 +67,18 @@ check "record: $n_upd tg_update records, every one decided by relative:8 (policy
 	test "$n_upd" -gt 0 -a "$n_other" = 0
 check "record: the describe is in it (tg_info, cpu_topology)" \
 	eval "grep -q ' tg_info: ' /tmp/rec.txt && grep -q ' cpu_topology: ' /tmp/rec.txt"
-# the closing audit comes after the workload (other tasks' updates may
-# follow it until trace-cmd stops): its first record is in the last half
+# an opening audit right after the describe (its records in the first
+# tenth) and the closing one after the workload (other tasks' updates may
+# follow it until trace-cmd stops: its last record is in the last half)
+check "record: an opening audit, before the workload's events" \
+	awk '/ tg_audit: / && !a { a = NR } END { exit !(a && a < NR / 10) }' /tmp/rec.txt
 check "record: the closing audit is in it, after the workload's events" \
-	awk '/ tg_audit: / && !a { a = NR } END { exit !(a && a > NR / 2) }' /tmp/rec.txt
+	awk '/ tg_audit: / { z = NR } END { exit !(z && z > NR / 2) }' /tmp/rec.txt
+fairlab report /out/rec.dat >/tmp/rec.report 2>/dev/null
+wins=$(awk '/audit windows \(n\)/ { print $NF }' /tmp/rec.report)
+bad=$(awk '/where delta tg->load_avg != sum written \(n\)/ { print $NF }' /tmp/rec.report)
+check "record: report checks ${wins:-no} audit windows between the two audits, ${bad:-?} off the traced writes" \
+	test "${wins:-0}" -gt 0 -a "${bad:-x}" = 0
 check "record: recorded on the mono clock (global, tg_audit's snap_ns clock)" \
 	eval "fairlab report --json /out/rec.dat 2>/dev/null | grep -q '\"clock\": \"mono\"'"
 check "record: no FILE.record.log left behind" test ! -e /out/rec.dat.record.log

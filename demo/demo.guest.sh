@@ -20,6 +20,8 @@
 # Knobs (run-scenario.sh --append "K=V ..."; lists comma-separated):
 #   DEMO_ROUNDS=3  DEMO_SECS=3  DEMO_POLICIES=stock,force,...
 #   DEMO_IDLEST=stock,idle_cpus,nr_running  DEMO_IDLEST_ROUNDS=1
+#   DEMO_WORKLOAD=/tmp/workload.sh: the tg experiment's CMD (sh SCRIPT SECS;
+#   make demo-scale's demo/scale.guest.sh sets its per-CPU workload here)
 # Progress lines on the console start with "# demo:".
 # fairlab-files: build/fairlab
 . "$FL_LIB"
@@ -28,6 +30,7 @@
 : "${DEMO_POLICIES:=stock,force,nonzero,relative:8,fixed:16,log2:8,ratelimit:1000,budget:5}"
 : "${DEMO_IDLEST:=stock,idle_cpus,nr_running}"
 : "${DEMO_IDLEST_ROUNDS:=1}"
+: "${DEMO_WORKLOAD:=/tmp/workload.sh}"
 : "${FL_TRACE_BUF_KB:=32768}"	# trace buffer per CPU (KB)
 CG=/sys/fs/cgroup
 P=/sys/module/fairlab/parameters
@@ -93,7 +96,7 @@ echo 200 >$CG/demo/web/cpu.weight
 experiment() {
 	_n=$1; shift
 	"$FAIRLAB" experiment --no-report --allow-lost -b "$FL_TRACE_BUF_KB" "$@" \
-		-- sh /tmp/workload.sh "$DEMO_SECS" 2>&1 | sed 's/^/# demo: /'
+		-- sh "$_wl" "$DEMO_SECS" 2>&1 | sed 's/^/# demo: /'
 	# busybox sh has no PIPESTATUS: the rows say what was recorded
 	_rows=$(($(wc -l <"$FL_OUT/$_n/recordings/throughput.tsv") - 1))
 	if [ "$_rows" = "$_want" ]; then
@@ -108,12 +111,14 @@ experiment() {
 [ "$DEMO_IDLEST" = none ] && DEMO_IDLEST=
 if [ -n "$DEMO_POLICIES" ]; then
 	_want=$(($(echo "$DEMO_POLICIES" | tr ',' '\n' | grep -c .) * DEMO_ROUNDS))
+	_wl=$DEMO_WORKLOAD
 	experiment tg --policies "$DEMO_POLICIES" --rounds "$DEMO_ROUNDS" -o "$FL_OUT/tg"
 	check "tg_policy restored to stock" test "$(cat $P/tg_policy)" = stock
 fi
 # update_pick_idlest policies on a fork burst
 if [ -n "$DEMO_IDLEST" ]; then
 	_want=$(($(echo "$DEMO_IDLEST" | tr ',' '\n' | grep -c .) * DEMO_IDLEST_ROUNDS))
+	_wl=/tmp/workload.sh
 	experiment idlest --idlest --policies "$DEMO_IDLEST" --rounds "$DEMO_IDLEST_ROUNDS" \
 		-e fairlab:pick_idlest -e fairlab:policy_switch -e fairlab:tg_info \
 		-e fairlab:cpu_topology -o "$FL_OUT/idlest"

@@ -62,34 +62,7 @@ for t in qemu-system-x86_64 gnuplot; do
 done
 mkdir -p "$out"
 
-# progress NAME: the guest's "# demo:" lines with the host's elapsed time
-progress() {
-	local l
-	while IFS= read -r l; do
-		case $l in
-		"# demo: "*) printf '[%3d:%02d] %s: %s\n' $(((SECONDS - t0) / 60)) $(((SECONDS - t0) % 60)) "$1" "${l#"# demo: "}" ;;
-		"not ok"*|"ok - demo:"*) printf '[%3d:%02d] %s: %s\n' $(((SECONDS - t0) / 60)) $(((SECONDS - t0) % 60)) "$1" "$l" ;;
-		esac
-	done
-}
-
-# vm NAME TIMEOUT VMOPTS... -- APPEND
-vm() {
-	local name=$1 tmo=$2 rc; shift 2
-	local opts=()
-	while [ "$1" != -- ]; do opts+=("$1"); shift; done
-	shift
-	set +e
-	tests/vm/run-scenario.sh "${opts[@]}" --timeout "$tmo" --out "$out/vm-$name" \
-		--append "$*" -v demo/demo.guest.sh 2>&1 |
-		tee "$out/vm-$name.log" | progress "$name"
-	rc=${PIPESTATUS[0]}
-	set -e
-	if [ "$rc" != 0 ]; then
-		echo "demo: the $name VM run FAILED (log: $out/vm-$name.log, console: $out/vm-$name/console.log)" >&2
-		return 1
-	fi
-}
+. demo/vm.sh
 
 npol=$(echo "$DEMO_POLICIES" | tr ',' '\n' | grep -c .)
 nidl=$(echo "$DEMO_IDLEST" | tr ',' '\n' | grep -c .)
@@ -106,14 +79,14 @@ echo "demo: output in $out"
 tmo=$(( 90 + 3 * npol * DEMO_ROUNDS * (DEMO_SECS + 7) ))
 echo "demo: VM tg: tg->load_avg policies, 4 vCPUs in 2 NUMA nodes (limit ${tmo}s)"
 failed=
-vm tg "$tmo" --smp 4 --numa --mem 2048 -- \
+vm tg "$tmo" demo/demo.guest.sh --smp 4 --numa --mem 2048 -- \
 	"DEMO_ROUNDS=$DEMO_ROUNDS DEMO_SECS=$DEMO_SECS DEMO_POLICIES=$DEMO_POLICIES DEMO_IDLEST=none" &
 tgpid=$!
 [ "$(nproc)" -ge 2 ] || { wait $tgpid || failed="$failed tg"; tgpid=; }
 if [ "$nidl" -gt 0 ]; then
 	tmo=$(( 90 + 3 * nidl * DEMO_IDLEST_ROUNDS * (DEMO_SECS + 7) ))
 	echo "demo: VM idlest: update_pick_idlest policies on a fork burst, 4 vCPUs in 1 node (limit ${tmo}s)"
-	vm idlest "$tmo" --smp 4 --mem 1024 -- \
+	vm idlest "$tmo" demo/demo.guest.sh --smp 4 --mem 1024 -- \
 		"DEMO_ROUNDS=0 DEMO_SECS=$DEMO_SECS DEMO_POLICIES=none DEMO_IDLEST=$DEMO_IDLEST DEMO_IDLEST_ROUNDS=$DEMO_IDLEST_ROUNDS" ||
 		failed="$failed idlest"
 fi

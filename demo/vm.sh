@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The VM runs of the demos (demo/demo.sh, demo/scale.sh), sourced by them:
+# one guest script in tests/vm/run-scenario.sh, its console in a log, its
+# "# demo:" progress lines on the terminal with the host's elapsed time.
+# The caller sets t0 (the demo's start, in $SECONDS) and out (its output
+# directory); it may redefine progress_line to add to each line.
+
+# elapsed: the host time since t0, m:ss
+elapsed() { printf '%d:%02d' $(((SECONDS - t0) / 60)) $(((SECONDS - t0) % 60)); }
+
+# progress_line NAME TEXT: one progress line
+progress_line() { printf '[%6s] %s: %s\n' "$(elapsed)" "$1" "$2"; }
+
+# progress NAME: the guest's "# demo:" and demo TAP lines of stdin as progress
+progress() {
+	local l
+	while IFS= read -r l; do
+		case $l in
+		"# demo: "*) progress_line "$1" "${l#"# demo: "}" ;;
+		"not ok"*|"ok - demo:"*) progress_line "$1" "$l" ;;
+		esac
+	done
+}
+
+# vm NAME TIMEOUT GUEST VMOPTS... -- APPEND: GUEST (a scenario script) in a
+# VM with run-scenario.sh's VMOPTS and kernel arguments APPEND; artifacts
+# in $out/vm-NAME/, the console log in $out/vm-NAME.log
+vm() {
+	local name=$1 tmo=$2 guest=$3 rc; shift 3
+	local opts=()
+	while [ "$1" != -- ]; do opts+=("$1"); shift; done
+	shift
+	set +e
+	tests/vm/run-scenario.sh "${opts[@]}" --timeout "$tmo" --out "$out/vm-$name" \
+		--append "$*" -v "$guest" 2>&1 |
+		tee "$out/vm-$name.log" | progress "$name"
+	rc=${PIPESTATUS[0]}
+	set -e
+	if [ "$rc" != 0 ]; then
+		echo "demo: the $name VM run FAILED (log: $out/vm-$name.log, console: $out/vm-$name/console.log)" >&2
+		return 1
+	fi
+}

@@ -7,6 +7,7 @@
 #   make check      unit tests, and VM integration tests on every kernel;
 #                   ends "N passed, N failed"
 #   make demo       the policy comparison experiment in a QEMU VM (KERNEL=6.1|6.12)
+#   make demo-scale contention and error against the CPU count, 2-16 vCPUs
 #   make surface   regenerate module/port/*/surface.txt from Debian's -dbg
 #                   vmlinux (KERNEL=6.12 for one port; fetches ~1 GB each)
 #
@@ -40,7 +41,7 @@ export KERNEL
 
 DEPS_STAMPS = $(foreach p,$(PORTS),$(CACHE)/deps-$(shell sed -n 's/^KPKGVER=//p' module/port/$(p)/kernel.conf).done)
 
-.PHONY: all modules userspace tools-all deps check check-unit check-vm demo \
+.PHONY: all modules userspace tools-all deps check check-unit check-vm demo demo-scale \
 	bench-module bench-profile bench-analyzer install clean refusal-modules \
 	surface probe-module
 
@@ -84,6 +85,10 @@ check-vm: modules userspace refusal-modules probe-module
 demo: userspace
 	@$(MAKE) --no-print-directory modules KERNEL=$(KERNEL)
 	@demo/demo.sh
+
+demo-scale: userspace
+	@$(MAKE) --no-print-directory modules KERNEL=$(KERNEL)
+	@demo/scale.sh
 
 bench-module: userspace
 	@$(MAKE) --no-print-directory modules KERNEL=$(KERNEL)

@@ -49,20 +49,10 @@ out=${DEMO_OUT:-$top/build/demo/$KREL}
 t0=$SECONDS
 
 # ------------------------------------------------ set-up
-# `make demo` has built everything (target `all`, which runs `make deps`);
-# run directly, build what is missing.
-kmod=build/kmod/$KREL/module
-if [ ! -x build/fairlab ] || [ ! -f $kmod/fairlab.ko ] || [ ! -f $kmod/fairlab_trace.ko ]; then
-	echo "demo: building (make userspace modules KERNEL=$KERNEL)"
-	make -s userspace modules KERNEL="$KERNEL"
-fi
-echo "demo: kernel $KREL"
-for t in qemu-system-x86_64 gnuplot; do
-	command -v $t >/dev/null || { echo "demo: $t missing (make deps)" >&2; exit 1; }
-done
-mkdir -p "$out"
-
 . demo/vm.sh
+demo_setup demo
+echo "demo: kernel $KREL"
+mkdir -p "$out"
 
 npol=$(echo "$DEMO_POLICIES" | tr ',' '\n' | grep -c .)
 nidl=$(echo "$DEMO_IDLEST" | tr ',' '\n' | grep -c .)

@@ -48,16 +48,9 @@ out=${SCALE_OUT:-$top/build/demo-scale/$KREL}
 t0=$SECONDS
 
 # ------------------------------------------------ set-up (as demo/demo.sh)
-kmod=build/kmod/$KREL/module
-if [ ! -x build/fairlab ] || [ ! -f $kmod/fairlab.ko ] || [ ! -f $kmod/fairlab_trace.ko ]; then
-	echo "demo-scale: building (make userspace modules KERNEL=$KERNEL)"
-	make -s userspace modules KERNEL="$KERNEL"
-fi
-for t in qemu-system-x86_64 gnuplot; do
-	command -v $t >/dev/null || { echo "demo-scale: $t missing (make deps)" >&2; exit 1; }
-done
-mkdir -p "$out"
 . demo/vm.sh
+demo_setup demo-scale
+mkdir -p "$out"
 
 npol=$(echo "$SCALE_POLICIES" | tr ',' '\n' | grep -c .)
 nvm=$(echo $cpus | wc -w)

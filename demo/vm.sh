@@ -6,6 +6,20 @@
 # The caller sets t0 (the demo's start, in $SECONDS) and out (its output
 # directory); it may redefine progress_line to add to each line.
 
+# demo_setup NAME: what a demo needs for kernel $KREL ($KERNEL): make demo
+# has built it (userspace and modules, after make deps); run directly, the
+# script builds what is missing.  And the host tools it runs.
+demo_setup() {
+	local kmod=build/kmod/$KREL/module t
+	if [ ! -x build/fairlab ] || [ ! -f $kmod/fairlab.ko ] || [ ! -f $kmod/fairlab_trace.ko ]; then
+		echo "$1: building (make userspace modules KERNEL=$KERNEL)"
+		make -s userspace modules KERNEL="$KERNEL"
+	fi
+	for t in qemu-system-x86_64 gnuplot; do
+		command -v $t >/dev/null || { echo "$1: $t missing (make deps)" >&2; exit 1; }
+	done
+}
+
 # elapsed: the host time since t0, m:ss
 elapsed() { printf '%d:%02d' $(((SECONDS - t0) / 60)) $(((SECONDS - t0) % 60)); }
 

@@ -22,7 +22,7 @@
 # vm-cpusN.log (console), cpus-N/ (recordings, results), results/.
 #
 # Environment: SCALE_CPUS (default 2,4,8,16), SCALE_POLICIES (default
-# stock,ratelimit:1000,relative:8,force), SCALE_ROUNDS (default 3; at
+# stock,ratelimit:1000,relative:8,force), SCALE_ROUNDS (default 4; at
 # least 2, so that every point has a spread), SCALE_SECS (default 2),
 # SCALE_OUT.
 set -euo pipefail
@@ -30,7 +30,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
 : "${SCALE_CPUS:=2,4,8,16}" "${SCALE_POLICIES:=stock,ratelimit:1000,relative:8,force}"
-: "${SCALE_ROUNDS:=3}" "${SCALE_SECS:=2}"
+: "${SCALE_ROUNDS:=4}" "${SCALE_SECS:=2}"
 [[ $SCALE_ROUNDS =~ ^[0-9]+$ ]] && [ "$SCALE_ROUNDS" -ge 2 ] ||
 	{ echo "demo-scale: SCALE_ROUNDS must be 2 or more (a point needs its spread)" >&2; exit 2; }
 [[ $SCALE_SECS =~ ^[1-9][0-9]*$ ]] || { echo "demo-scale: SCALE_SECS must be a positive integer" >&2; exit 2; }
@@ -65,17 +65,15 @@ echo "demo-scale: output in $out"
 # ETA grows a little at each larger count)
 done_before=0
 progress_line() {
-	local eta= i k
-	if [[ $2 =~ \(run\ ([0-9]+)/[0-9]+, ]]; then
-		i=$((done_before + BASH_REMATCH[1]))
+	local eta=? i k re='^experiment: \[[0-9:]+\] (.*) \(run ([0-9]+)/[0-9]+, ETA [^)]*\)$'
+	if [[ $2 =~ $re ]]; then
+		i=$((done_before + BASH_REMATCH[2]))
 		k=$((i - 1))
 		if [ $k -gt 0 ]; then
 			eta=$(( (SECONDS - t0) * (total - k) / k ))
 			eta=$(printf '%d:%02d' $((eta / 60)) $((eta % 60)))
-		else
-			eta=?
 		fi
-		printf '[%6s] %s: run %d/%d, ETA %s: %s\n' "$(elapsed)" "$1" "$i" "$total" "$eta" "${2#experiment: }"
+		printf '[%6s] %s: run %d/%d (ETA %s): %s\n' "$(elapsed)" "$1" "$i" "$total" "$eta" "${BASH_REMATCH[1]}"
 		return
 	fi
 	printf '[%6s] %s: %s\n' "$(elapsed)" "$1" "$2"

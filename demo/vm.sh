@@ -30,6 +30,7 @@ progress_line() { printf '[%6s] %s: %s\n' "$(elapsed)" "$1" "$2"; }
 progress() {
 	local l
 	while IFS= read -r l; do
+		l=${l%$'\r'}	# the serial console ends lines with CR LF
 		case $l in
 		"# demo: "*) progress_line "$1" "${l#"# demo: "}" ;;
 		"not ok"*|"ok - demo:"*) progress_line "$1" "$l" ;;

@@ -176,9 +176,11 @@ plot for [i=0:$np-1] "$res/plots/scale-plot.tsv" index i using 1:4:5 with yerror
 set ylabel "modeled transfers per attempt"
 set title "coherence transfers per tg_update attempt"
 plot for [i=0:$np-1] "$res/plots/scale-plot.tsv" index i using 1:6:7 with yerrorlines pt 7 title word(pols, i+1)
+set key right center
 set ylabel "writes per attempt (%)"
 set title "write% (tg->load_avg writes per attempt)"
 plot for [i=0:$np-1] "$res/plots/scale-plot.tsv" index i using 1:12:13 with yerrorlines pt 7 title word(pols, i+1)
+set key top right
 set logscale y
 set ylabel "shares error (%), 0 drawn at 0.001"
 set title "shares error, time-weighted mean"

@@ -22,7 +22,7 @@
 # vm-cpusN.log (console), cpus-N/ (recordings, results), results/.
 #
 # Environment: SCALE_CPUS (default 2,4,8,16), SCALE_POLICIES (default
-# stock,ratelimit:1000,relative:8,force), SCALE_ROUNDS (default 4; at
+# stock,ratelimit:1000,relative:8,force), SCALE_ROUNDS (default 5; at
 # least 2, so that every point has a spread), SCALE_SECS (default 2),
 # SCALE_OUT.
 set -euo pipefail
@@ -30,7 +30,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
 : "${SCALE_CPUS:=2,4,8,16}" "${SCALE_POLICIES:=stock,ratelimit:1000,relative:8,force}"
-: "${SCALE_ROUNDS:=4}" "${SCALE_SECS:=2}"
+: "${SCALE_ROUNDS:=5}" "${SCALE_SECS:=3}"
 [[ $SCALE_ROUNDS =~ ^[0-9]+$ ]] && [ "$SCALE_ROUNDS" -ge 2 ] ||
 	{ echo "demo-scale: SCALE_ROUNDS must be 2 or more (a point needs its spread)" >&2; exit 2; }
 [[ $SCALE_SECS =~ ^[1-9][0-9]*$ ]] || { echo "demo-scale: SCALE_SECS must be a positive integer" >&2; exit 2; }

@@ -65,7 +65,7 @@ echo "demo-scale: output in $out"
 # ETA grows a little at each larger count)
 done_before=0
 progress_line() {
-	local eta=? i k re='^experiment: \[[0-9:]+\] (.*) \(run ([0-9]+)/[0-9]+, ETA [^)]*\)$'
+	local eta='?' i k re='^experiment: \[[0-9:]+\] (.*) \(run ([0-9]+)/[0-9]+, ETA [^)]*\)$'
 	if [[ $2 =~ $re ]]; then
 		i=$((done_before + BASH_REMATCH[2]))
 		k=$((i - 1))

@@ -258,6 +258,14 @@ assert_audit_exact() {
 	fi
 }
 
+# site_stat SITE [attempts|writes]: a site's count in
+# /sys/kernel/fairlab/stats ("site NAME ATTEMPTS WRITES"; default: writes),
+# empty when the module is not loaded.
+site_stat() {
+	awk -v s="$1" -v c="${2:-writes}" '$1 == "site" && $2 == s {
+		print (c == "attempts" ? $3 : $4) }' /sys/kernel/fairlab/stats 2>/dev/null
+}
+
 # ------------------------------------------------------------------ the port
 
 # port_surface: the running kernel's module/port/<major.minor>/surface.txt

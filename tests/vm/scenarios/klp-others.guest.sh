@@ -31,9 +31,6 @@
 . /fairlab/tests/vm/tg-check/workload.sh
 R=/fairlab/build/refusal/$(uname -r)
 W=$CG/klp/cpu.weight
-resync_writes() {
-	awk '$1 == "site" && $2 == "resync" { print $4 }' $FLK/stats
-}
 
 load_mod fairlab_trace || exit 1
 mkdir -p $CG/klp || die "cgroup klp"
@@ -86,13 +83,13 @@ check "cpu.weight writable (fairlab's own __sched_group_set_shares)" sh -c "echo
 # 3. an atomic replace that declares the state and calls the handover
 sleep 2
 check "the load still runs at the handover" _tg_running
-before=$(resync_writes)
+before=$(site_stat resync)
 dmesg_mark
 load_lp $R/fl_test_handover.ko || exit 1
 check "fairlab replaced: no /sys/kernel/livepatch/fairlab" \
 	wait_for "$FL_LP_TIMEOUT" eval "[ ! -d $FL_LIVEPATCH/fairlab ]"
 assert_dmesg_has 'fl_test_handover: fairlab state found: publishing' "handover called"
-after=$(resync_writes)
+after=$(site_stat resync)
 check "handover published what fairlab held back (resync writes $before -> $after)" \
 	test "$after" -gt "$before"
 touch /tmp/klp-stop

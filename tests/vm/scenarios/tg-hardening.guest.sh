@@ -20,9 +20,6 @@
 . "$FL_LIB"
 . /fairlab/tests/vm/tg-check/workload.sh
 T=$FL_LIVEPATCH/fairlab/transition
-resync_writes() {
-	awk '$1 == "site" && $2 == "resync" { print $4 }' $FLK/stats 2>/dev/null
-}
 
 load_mod fairlab_trace || exit 1
 tg_autogroup_on
@@ -61,7 +58,7 @@ if [ "$before" = 1 ] && [ "$after" = 1 ]; then
 	# resync since insmod, as the unpatch's comes later).  Its writes may
 	# be 0: under stock with converged hogs every contrib can already
 	# equal its load (seen once in CI on 6.1), so they are only logged.
-	n=$(resync_writes)
+	n=$(site_stat resync)
 	h=$(awk '$1 == "lockhold" && $2 == "resync" { print $3 }' $FLK/stats 2>/dev/null)
 	check "switch during the transition resynced (${h:-no} rq-lock holds, ${n:-0} resync writes)" \
 		test "${h:-0}" -gt 0

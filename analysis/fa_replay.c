@@ -134,6 +134,7 @@ struct rp_rec {
 	double dtd;		/* that span */
 	s32 cpu;		/* executing CPU */
 	int node;		/* its node, -1 unknown */
+	/* resync: a site that makes no decision (FL_SITE_NO_DECISION) */
 	bool cseen, evicted, resync, written, sum_changed, spans;
 };
 
@@ -417,7 +418,7 @@ void fa_replay_advance(struct fa_replay *r, const struct fa_engine *e, u32 i,
 static u64 kernel_clock(struct rp_cfs *kc, const struct fa_tg_update *u,
 			u64 now, u64 *before, bool *evicted)
 {
-	bool resync = u->site == FL_SITE_RESYNC;
+	bool resync = FL_SITE_NO_DECISION(u->site);
 	bool known = !resync && u->since_ns != FL_SINCE_NEVER;
 	u64 ksc;
 
@@ -687,7 +688,7 @@ int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
 	x->load = (s64)u->load;
 	x->contrib = (s64)u->contrib;
 	x->cseen = c->seen;
-	x->resync = u->site == FL_SITE_RESYNC;
+	x->resync = FL_SITE_NO_DECISION(u->site);
 	x->written = u->written;
 	x->cpu = ev->cpu;
 	x->node = fa_cpu_node(e, ev->cpu);

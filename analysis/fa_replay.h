@@ -21,13 +21,16 @@
  *    clock per cfs_rq from the recorded since_ns: the kernel's last
  *    publish of a cfs_rq is one of its recorded writes, so the clock at a
  *    record is that write's clock plus its since_ns, exactly.  Where the
- *    chain breaks (a cfs_rq's first record, a resync publish, whose
- *    since_ns is not recorded) the clock is carried on from the trace
+ *    chain breaks (a cfs_rq's first record, a resync or
+ *    clear_tg_load_avg publish, whose since_ns is not recorded) the clock is carried on from the trace
  *    clock at the offset it last had.
  *  - the state before a cfs_rq's first record: the kernel's (recorded
  *    contrib, publish time from since_ns).
  * A resync record (a policy switch publishing what the previous policy
- * held back) publishes under every replayed policy; a record whose
+ * held back) publishes under every replayed policy, and so does a
+ * clear_tg_load_avg record (a CPU going offline withdraws its
+ * contribution: recorded as load 0, every policy's contrib becomes 0);
+ * neither is a decision, both stamp the publish time; a record whose
  * since_ns says the kernel lost the cfs_rq's publish time (its table
  * evicted it) makes every policy forget it too.
  *

@@ -192,7 +192,7 @@ int fa_on_tg_update(struct fa_engine *e, const struct fa_event *ev)
 	} else if (s->tg_policy.id != u->policy || s->tg_policy.arg != u->arg) {
 		s->foreign_policy++;
 	}
-	if (u->site != FL_SITE_RESYNC && !replay_agrees(u))
+	if (!FL_SITE_NO_DECISION(u->site) && !replay_agrees(u))
 		s->replay_mismatch++;
 
 	if (u->written) {

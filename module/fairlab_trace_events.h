@@ -42,7 +42,8 @@ TRACE_EVENT(tg_update,
 		since_ns, site, policy, arg, nr_cpus),
 	TP_STRUCT__entry(
 		__field(u64, tg)		/* cgroup id, or autogroup id | 1<<62 */
-		__field(u64, load)		/* cfs_rq->avg.load_avg now */
+		__field(u64, load)		/* cfs_rq->avg.load_avg now; 0 at
+						 * clear_tg_load_avg (what it publishes) */
 		__field(u64, contrib)		/* tg_load_avg_contrib before */
 		__field(s64, delta)		/* load - contrib */
 		__field(s64, tg_load_avg)	/* tg->load_avg after */

@@ -2,7 +2,8 @@
 /*
  * The policy core: update_tg_load_avg() with its publish decision taken
  * by the active tg policy, every attempt traced (fairlab:tg_update) and
- * counted; and the resync that publishes what a lax policy held back.
+ * counted; the resync that publishes what a lax policy held back; and
+ * the CPU-offline withdrawal of a contribution (clear_tg_load_avg()).
  *
  * Invariant kept under every policy: a publish moves tg->load_avg and the
  * cfs_rq's tg_load_avg_contrib together, so tg->load_avg == Σ contrib.
@@ -67,32 +68,64 @@ void fl_tg_update_slow(struct cfs_rq *cfs_rq, unsigned int site,
 				in.nr_cpus);
 }
 
+/*
+ * A write at a site that makes no publish decision (FL_SITE_NO_DECISION):
+ * @load becomes @cfs_rq's contribution, stamped at @now (a publish like
+ * any other: ratelimit and the kernel's rate limit count from it),
+ * counted and traced as written.  Under the cfs_rq's rq lock.
+ */
+static void fl_tg_publish_always(struct cfs_rq *cfs_rq, int cpu,
+				 unsigned long load, u64 now, unsigned int site,
+				 const struct fl_tg_policy *pol)
+{
+	struct task_group *tg = cfs_rq->tg;
+	unsigned long contrib = cfs_rq->tg_load_avg_contrib;
+	long delta = (long)(load - contrib);
+
+	atomic_long_add(delta, &tg->load_avg);
+	cfs_rq->tg_load_avg_contrib = load;
+	fl_port_tg_stamp(cfs_rq, cpu, now);
+	fl_stats_tg(site, pol->id, true);
+	if (trace_tg_update_enabled())
+		trace_tg_update(fl_tg_id(tg), cpu, load, contrib, delta, true,
+				atomic_long_read(&tg->load_avg),
+				FL_SINCE_NEVER, site, pol->id, pol->arg,
+				fl_nr_cpus);
+}
+
+/*
+ * Mirrors clear_tg_load_avg() of Linux 6.12.117 (6.8+), kernel/sched/fair.c,
+ * for the ports whose rq_offline_fair() inlines it: a CPU going offline
+ * withdraws @cfs_rq's whole contribution, unconditionally, and stamps its
+ * publish time.  No policy decides; the write is traced (site
+ * clear_tg_load_avg, load 0, delta = -contrib) and counted like every
+ * other.  Caller holds the cfs_rq's rq lock.
+ */
+void fl_tg_clear(struct cfs_rq *cfs_rq)
+{
+	int cpu = cpu_of(rq_of(cfs_rq));
+
+	/* No need to update load_avg for root_task_group, as it is not used. */
+	if (cfs_rq->tg == fl_root_task_group)
+		return;
+	fl_tg_publish_always(cfs_rq, cpu, 0, fl_port_tg_clock(cfs_rq, cpu),
+			     FL_SITE_CLEAR_TG_LOAD_AVG, &fl_tg_state_get()->pol);
+}
+
 /* Publish @tg's held-back delta on @cpu; under that CPU's rq lock. */
 static void fl_resync_one(struct task_group *tg, int cpu, u64 now,
 			  const struct fl_tg_policy *pol)
 {
 	struct cfs_rq *cfs_rq = tg->cfs_rq[cpu];
-	unsigned long load, contrib;
-	long delta;
+	unsigned long load;
 
 	/* a CPU the kernel does not publish for (tg_hooks.h) */
 	if (fl_port_tg_skip(cfs_rq))
 		return;
 	load = cfs_rq->avg.load_avg;
-	contrib = cfs_rq->tg_load_avg_contrib;
-	delta = (long)(load - contrib);
-	if (!delta)
+	if (load == cfs_rq->tg_load_avg_contrib)
 		return;
-	atomic_long_add(delta, &tg->load_avg);
-	cfs_rq->tg_load_avg_contrib = load;
-	/* a publish like any other: ratelimit counts from it */
-	fl_port_tg_stamp(cfs_rq, cpu, now);
-	fl_stats_tg(FL_SITE_RESYNC, pol->id, true);
-	if (trace_tg_update_enabled())
-		trace_tg_update(fl_tg_id(tg), cpu, load, contrib, delta, true,
-				atomic_long_read(&tg->load_avg),
-				FL_SINCE_NEVER, FL_SITE_RESYNC, pol->id,
-				pol->arg, fl_nr_cpus);
+	fl_tg_publish_always(cfs_rq, cpu, load, now, FL_SITE_RESYNC, pol);
 }
 
 /*

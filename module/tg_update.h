@@ -15,6 +15,8 @@
 
 void fl_tg_update_slow(struct cfs_rq *cfs_rq, unsigned int site,
 		       const struct fl_tg_state *st);
+/* clear_tg_load_avg() (6.8+), traced and counted (tg_update.c) */
+void fl_tg_clear(struct cfs_rq *cfs_rq);
 
 /*
  * Mirrors update_tg_load_avg() of Linux 6.1.192, kernel/sched/fair.c;

@@ -197,11 +197,61 @@ static void test_stock_gate(void)
 	done(&x);
 }
 
+/*
+ * A CPU going offline (6.8+ clear_tg_load_avg): recorded as a write of
+ * load 0, delta = -contrib, site clear_tg_load_avg, under whatever policy
+ * is active; no decision.  Recorded under nonzero, nr_cpus 2, group TG:
+ *   r1 1 ms cfs0 load 100 contrib 0: writes (tg_load_avg 100).
+ *   r2 2 ms cfs1 load 60 contrib 0: writes (160).
+ *   r3 3 ms cfs1 load 70 contrib 60: writes (170).
+ *   r4 4 ms cfs1 cleared: load 0, contrib 70: written (100).
+ *   r5 5 ms cfs1 cleared again, contrib 0: written, delta 0 (nonzero
+ *      would hold a delta of 0 back: not a decision).
+ *   r6 6 ms cfs0 load 100 contrib 100: delta 0, not written.
+ *  fixed:64   r1 writes (100 > 64), r2 not (60): E = -60; r3 writes
+ *             (70 - 0 > 64): E = 0; r4 and r5 clear: cfs1's contrib and
+ *             load 0, E = 0; r6 not: 4 writes, |E| max 60, diverged at
+ *             r2 only.
+ *  recorded   5 writes, diverged 0.
+ * The engine: no replay mismatch (r4, r5 are not replayed through
+ * nonzero), 2 writes at site clear_tg_load_avg.
+ */
+static void test_offline_clear(void)
+{
+	const struct fl_tg_policy pol[] = { { FL_TG_FIXED, 64 }, { FA_REPLAY_RECORDED, 0 } };
+	struct fa_event ev[] = {
+		upd_t(1 * MS, 0, 0, 100, 0, true, 100, FL_SINCE_NEVER, FL_TG_NONZERO, 0, 2),
+		upd_t(2 * MS, 1, 1, 60, 0, true, 160, FL_SINCE_NEVER, FL_TG_NONZERO, 0, 2),
+		upd_t(3 * MS, 1, 1, 70, 60, true, 170, 1 * MS, FL_TG_NONZERO, 0, 2),
+		upd_t(4 * MS, 1, 1, 0, 70, true, 100, FL_SINCE_NEVER, FL_TG_NONZERO, 0, 2),
+		upd_t(5 * MS, 1, 1, 0, 0, true, 100, FL_SINCE_NEVER, FL_TG_NONZERO, 0, 2),
+		upd_t(6 * MS, 0, 0, 100, 100, false, 100, 5 * MS, FL_TG_NONZERO, 0, 2),
+	};
+	const struct fa_segment *t;
+	struct run x;
+
+	ev[3].u.tg_update.site = FL_SITE_CLEAR_TG_LOAD_AVG;
+	ev[4].u.tg_update.site = FL_SITE_CLEAR_TG_LOAD_AVG;
+	run(&x, pol, 2, ev, 6);
+	is_u64(fig(&x, 0)->writes, 4, "offline: fixed:64 writes r1, r3 and both clears");
+	is_u64(fa_replay_result(x.r, 0)->diverged, 1, "offline: fixed:64 differs at r2 only");
+	is_u64(fig(&x, 0)->err.max_abs, 60, "offline: fixed:64 |E| max 60 (r2 held back)");
+	is_u64(fig(&x, 1)->writes, 5, "offline: recorded 5 writes");
+	is_u64(fa_replay_result(x.r, 1)->diverged, 0, "offline: recorded replays every record as is");
+	t = fa_engine_total(x.e);
+	is_u64(t->replay_mismatch, 0, "offline: a clear is no decision of the recorded policy");
+	is_u64(t->sites[FL_SITE_CLEAR_TG_LOAD_AVG].writes, 2,
+	       "offline: 2 writes at site clear_tg_load_avg");
+	is_u64(t->err.max_abs, 0, "offline: the engine's E stays 0 (cleared cfs_rq: load 0, contrib 0)");
+	done(&x);
+}
+
 int main(void)
 {
 	test_fixed_and_switches();
 	test_ratelimit_clock();
 	test_budget_tg_load();
 	test_stock_gate();
+	test_offline_clear();
 	return tap_done();
 }

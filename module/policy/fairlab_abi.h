@@ -60,8 +60,18 @@ enum fl_site {
 	FL_SITE_DETACH_ULA,		/* detach_entity_cfs_rq's update_load_avg */
 	FL_SITE_DETACH_DIRECT,		/* detach_entity_cfs_rq */
 	FL_SITE_RESYNC,			/* fairlab publishing held-back error */
+	FL_SITE_CLEAR_TG_LOAD_AVG,	/* clear_tg_load_avg(): CPU offline (6.8+) */
 	FL_NR_SITES
 };
+
+/*
+ * Sites that make no publish decision: each writes unconditionally and
+ * stamps the cfs_rq's publish time.  resync publishes load - contrib;
+ * clear_tg_load_avg withdraws the whole contrib of a CPU going offline,
+ * recorded as a publish of load 0 (delta = -contrib).
+ */
+#define FL_SITE_NO_DECISION(site) \
+	((site) == FL_SITE_RESYNC || (site) == FL_SITE_CLEAR_TG_LOAD_AVG)
 
 /* The forced path of 3.x (__update_blocked_averages_cpu's force_update). */
 #define FL_SITE_IS_FORCED(site)	((site) == FL_SITE_BLOCKED_DIRECT)

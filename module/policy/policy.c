@@ -38,6 +38,7 @@ const char *const fl_site_names[FL_NR_SITES] = {
 	[FL_SITE_DETACH_ULA] = "detach_entity_ula",
 	[FL_SITE_DETACH_DIRECT] = "detach_entity_cfs_rq",
 	[FL_SITE_RESYNC] = "resync",
+	[FL_SITE_CLEAR_TG_LOAD_AVG] = "clear_tg_load_avg",
 };
 
 const char *const fl_group_type_names[6] = {

@@ -3,18 +3,16 @@
  * rq_offline_fair() of Linux 6.12.117 (Debian 6.12.117+deb12-amd64),
  * kernel/sched/fair.c, with the update_sysctl(),
  * unthrottle_offline_cfs_rqs(), clear_tg_offline_cfs_rqs() and
- * clear_tg_load_avg() it inlines in vmlinux.
+ * clear_tg_load_avg() it inlines in vmlinux (the last: fl_tg_clear()).
  *
  * clear_tg_load_avg() is the second writer of tg->load_avg on 6.12 (6.8):
  * when a CPU goes offline it withdraws that CPU's whole contribution,
- * unconditionally.  It is no publish decision, so no policy takes part:
- * the write is the kernel's, kept as is.  It is replaced only because it
- * is inlined here, so that while the patch is in force every write of
- * tg->load_avg is fairlab's code (surface.txt, write rq_offline_fair+0x133).
- * It is neither traced nor counted: a tg_update record for it would be
- * replayed through the active policy by the analyzer, which it does not
- * follow; giving it a site of its own needs the analyzer and tg-check to
- * know that site first (see README in this directory).
+ * unconditionally.  It is no publish decision, so no policy takes part;
+ * it is the shared core's fl_tg_clear() (tg_update.c), which makes the
+ * kernel's write and stamp and traces and counts it at a site of its own,
+ * clear_tg_load_avg.  Replaced because it is inlined here, so that while
+ * the patch is in force every write of tg->load_avg is fairlab's code
+ * (surface.txt, write rq_offline_fair+0x133).
  */
 #include "fair_inline.h"
 
@@ -110,28 +108,6 @@ static inline void fl_unthrottle_offline_cfs_rqs(struct rq *rq)
 	rq_clock_stop_loop_update(rq);
 }
 
-/*
- * fair.c: clear_tg_load_avg(), the kernel's unconditional write (see the
- * head of this file).  Its stamp is the field tg_hooks.h reads.
- */
-static inline void fl_clear_tg_load_avg(struct cfs_rq *cfs_rq)
-{
-	long delta;
-	u64 now;
-
-	/*
-	 * No need to update load_avg for root_task_group, as it is not used.
-	 */
-	if (cfs_rq->tg == fl_root_task_group)
-		return;
-
-	now = sched_clock_cpu(cpu_of(rq_of(cfs_rq)));
-	delta = 0 - cfs_rq->tg_load_avg_contrib;
-	atomic_long_add(delta, &cfs_rq->tg->load_avg);
-	cfs_rq->tg_load_avg_contrib = 0;
-	cfs_rq->last_update_tg_load_avg = now;
-}
-
 /* fair.c: clear_tg_offline_cfs_rqs(), the CPU offline callback */
 static inline void fl_clear_tg_offline_cfs_rqs(struct rq *rq)
 {
@@ -150,7 +126,7 @@ static inline void fl_clear_tg_offline_cfs_rqs(struct rq *rq)
 	list_for_each_entry_rcu(tg, fl_vm.task_groups, list) {
 		struct cfs_rq *cfs_rq = tg->cfs_rq[cpu_of(rq)];
 
-		fl_clear_tg_load_avg(cfs_rq);
+		fl_tg_clear(cfs_rq);	/* clear_tg_load_avg() */
 	}
 	rcu_read_unlock();
 

@@ -23,7 +23,9 @@
  *                       twice: the kernel's own fl_tg_decide() (policy.c,
  *                       linked in) and an independent re-statement of the
  *                       rules in README.md's "Policies" table; resync records (site 15) must be
- *                       written with delta != 0.
+ *                       written with delta != 0, clear_tg_load_avg records
+ *                       (site 16, CPU offline, 6.8+) written with load 0
+ *                       and delta = -contrib: neither is a decision.
  *   --need POL,...      these canonical policies must have attempts
  *   --more 'A>B'        policy A writes more than policy B per attempt
  *                       (per second of its segments is printed too)
@@ -609,7 +611,7 @@ static void count_segments(void)
 static void check_rules(void)
 {
 	size_t i;
-	u64 resync_bad = 0, n = 0;
+	u64 resync_bad = 0, n = 0, nclear = 0, clear_bad = 0;
 	int k;
 
 	for (i = 0; i < U.n; i++) {
@@ -633,6 +635,17 @@ static void check_rules(void)
 					note("resync record not written or delta 0: tg %" PRIx64
 					     " cpu %d delta %" PRId64 " written %u",
 					     u->tg, u->cfs_cpu, u->delta, u->written);
+			continue;
+		}
+		if (u->site == FL_SITE_CLEAR_TG_LOAD_AVG) {
+			/* CPU offline: the whole contrib withdrawn, no decision */
+			nclear++;
+			if ((!u->written || u->load || u->delta != -(s64)u->contrib) &&
+			    clear_bad++ < 3)
+				note("clear_tg_load_avg record not a write of load 0: tg %" PRIx64
+				     " cpu %d load %" PRIu64 " contrib %" PRIu64 " delta %" PRId64
+				     " written %u", u->tg, u->cfs_cpu, u->load, u->contrib,
+				     u->delta, u->written);
 			continue;
 		}
 		n++;
@@ -691,6 +704,12 @@ static void check_rules(void)
 			r += pols[k].s.resync;
 		ok("rules: all %" PRIu64 " resync records are written, delta != 0", r);
 	}
+	if (clear_bad)
+		nok("rules: %" PRIu64 " of %" PRIu64 " clear_tg_load_avg records are not "
+		    "written with load 0, delta = -contrib", clear_bad, nclear);
+	else
+		ok("rules: all %" PRIu64 " clear_tg_load_avg records are written with "
+		   "load 0, delta = -contrib", nclear);
 }
 
 static int parse_pol(const char *s, u32 *id, u32 *arg)
@@ -823,7 +842,7 @@ static void check_ratelimit(u64 slack)
 		const struct upd *u = &U.v[i];
 		u64 lim;
 
-		if (u->policy != FL_TG_RATELIMIT || u->site == FL_SITE_RESYNC)
+		if (u->policy != FL_TG_RATELIMIT || FL_SITE_NO_DECISION(u->site))
 			continue;
 		for (k = 0; k < nrl && rl[k].arg != u->arg; k++)
 			;
@@ -1058,8 +1077,8 @@ int main(int argc, char **argv)
 		for (k = 0; k < U.n; k++) {
 			struct pstat *p = pstat(U.v[k].policy, U.v[k].arg);
 
-			if (U.v[k].site == FL_SITE_RESYNC) {
-				p->resync++;
+			if (FL_SITE_NO_DECISION(U.v[k].site)) {
+				p->resync += U.v[k].site == FL_SITE_RESYNC;
 				continue;
 			}
 			p->attempts++;

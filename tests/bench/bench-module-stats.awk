@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # bench-module.sh's statistics over the guest's "RESULT round mode
-# seconds context-switches [busy-seconds]" lines
+# seconds context-switches [busy-seconds [attempts]]" lines
 # (tests/bench/bench-module.guest.sh).
 #
 #   awk -f bench-module-stats.awk [-v clock=icount] bench.txt
@@ -27,6 +27,7 @@
 $1 == "RESULT" && $2 > 0 {
 	t[$2, $3] = NF >= 6 ? $6 : $4; wall[$2, $3] = $4; sw[$2, $3] = $5
 	if (NF >= 6) busy = 1
+	if (NF >= 7) att[$2, $3] = $7
 	if ($2 > R) R = $2
 }
 
@@ -108,11 +109,11 @@ END {
 	printf "%-12s %22s %10s %12s %36s\n", "mode", "run time (s)", "idle (%)", "switches",
 		"ratio to unpatched (per round)"
 	for (k = 1; k <= 3; k++) {
-		n = s = ss = 0; rn = rs = rss = 0; idle = 0; nsw = 0
+		n = s = ss = 0; rn = rs = rss = 0; idle = 0; nsw = 0; na = 0
 		for (r = 1; r <= R; r++) {
 			if (!((r, M[k]) in t)) continue
 			x = t[r, M[k]]; n++; s += x; ss += x * x
-			idle += wall[r, M[k]] - x; nsw += sw[r, M[k]]
+			idle += wall[r, M[k]] - x; nsw += sw[r, M[k]]; na += att[r, M[k]]
 			if (!((r, "unpatched") in t)) continue
 			q = t[r, "unpatched"] / x; rn++; rs += q; rss += q * q
 		}
@@ -124,8 +125,11 @@ END {
 			M[k], tm, tsd, (wsum > 0 ? 100 * idle / wsum : 0), nsw / n,
 			m, sd, m - tq(rn - 1) * qse, m + tq(rn - 1) * qse, rn
 		if (M[k] == "stock-off") { off = m; offse = qse; offdf = rn - 1 }
+		if (na) attl = attl sprintf("  %s: %.0f update_tg_load_avg() attempts per run, %.2f per switch\n", M[k], na / n, na / nsw)
 	}
 	verdict(off, offse, offdf, "patched-stock (tracing off) throughput")
+	if (attl != "")
+		printf "attempts counted by fairlab (/sys/kernel/fairlab/stats):\n%s", attl
 	if (clock != "icount")
 		exit
 	print ""

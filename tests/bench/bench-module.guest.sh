@@ -10,10 +10,12 @@
 # the guest time until both end, and its busy time that less the time the
 # CPU spent idle, both in ns from /proc/timer_list ("now at", the idle
 # CPU's idle_sleeptime; /proc/uptime's 10 ms steps were 0.8% of a 6.12
-# run).  Lines "RESULT round mode seconds context-switches busy-seconds"
-# go to /out/bench.txt.
+# run).  Lines "RESULT round mode seconds context-switches busy-seconds
+# attempts" go to /out/bench.txt, attempts being the update_tg_load_avg()
+# attempts fairlab counted in the run (/sys/kernel/fairlab/stats; 0
+# unpatched).
 . "$FL_LIB"
-: "${BENCH_ROUNDS:=5}"
+: "${BENCH_ROUNDS:=12}"
 : "${BENCH_ARGS:=-g 2 -f 10 -l 600}"
 BENCH_ARGS=$(echo "$BENCH_ARGS" | tr _ " ")
 # "<now ns> <idle ns summed over CPUs>"
@@ -30,7 +32,12 @@ cg_create bench/a; cg_create bench/b
 : >"$FL_OUT/bench.txt"
 
 ctxt() { awk '$1 == "ctxt" { print $2 }' /proc/stat; }
+attempts() {
+	[ -r /sys/kernel/fairlab/stats ] || { echo 0; return; }
+	awk '$1 == "tg_policy" { n += $3 } END { print n + 0 }' /sys/kernel/fairlab/stats
+}
 run() {	# run ROUND MODE
+	n0=$(attempts)
 	c0=$(ctxt)
 	k0=$(clk) || { not_ok "no clock in /proc/timer_list"; exit 1; }
 	# shellcheck disable=SC2086
@@ -41,8 +48,9 @@ run() {	# run ROUND MODE
 	wait $a
 	k1=$(clk)
 	c1=$(ctxt)
+	n1=$(attempts)
 	s=$(echo "$k0 $k1" | awk '{ printf "%.6f %.6f", ($3 - $1) / 1e9, ($3 - $1 - ($4 - $2)) / 1e9 }')
-	echo "RESULT $1 $2 ${s% *} $((c1 - c0)) ${s#* }" | tee -a "$FL_OUT/bench.txt"
+	echo "RESULT $1 $2 ${s% *} $((c1 - c0)) ${s#* } $((n1 - n0))" | tee -a "$FL_OUT/bench.txt"
 }
 patched() {
 	run "$1" stock-off

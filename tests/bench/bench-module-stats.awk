@@ -4,7 +4,11 @@
 # seconds context-switches [busy-seconds [attempts]]" lines
 # (tests/bench/bench-module.guest.sh).
 #
-#   awk -f bench-module-stats.awk [-v clock=icount] bench.txt
+#   awk -f bench-module-stats.awk [-v clock=icount] [-v fits=FILE] bench.txt
+#
+# With fits=FILE, each mode's fitted ratio is appended to FILE as a line
+# "mode ratio standard-error degrees-of-freedom", for
+# bench-module-boots.awk to combine the boots.
 #
 # A run's time t is its busy time when the line has one (guest time less
 # idle time: on the icount clock, the guest instructions the run executed,
@@ -97,6 +101,8 @@ function fit(mode,	r, k, i, j, n, x, y, A, v, e, s2, nb, base, Ainv, col) {
 	# the ratio's standard error, from d's (base taken as exact)
 	frse = base * dse / ((base + d) * (base + d))
 	frdf = n - 3
+	if (fits != "")
+		printf "%s %.6f %.6f %d\n", mode, fr, frse, frdf >>fits
 	printf "%-12s %+10.4f s +- %.4f   at %.0f switches: %.4fx +- %.4f, 95%% %.4f-%.4f (n=%d; %.3f s per 100k switches)\n",
 		mode, d, dse, nb / n * 1e5, fr, frse, fr - tq(frdf) * frse, fr + tq(frdf) * frse, n, b
 	return 1

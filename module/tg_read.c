@@ -10,10 +10,10 @@
 #include "tg_read.h"
 
 /* Under the reading cfs_rq's rq lock, IRQs off: the CPU cannot change. */
-void fl_tg_read_trace(struct cfs_rq *cfs_rq, const struct fl_tg_read_rec *r)
+void fl_tg_read_trace(struct cfs_rq *cfs_rq, long tg_load_avg, long load,
+		      long contrib, long tg_shares, long shares)
 {
 	trace_tg_read(fl_tg_id(cfs_rq->tg), cpu_of(rq_of(cfs_rq)),
-		      r->tg_load_avg, r->load, cfs_rq->avg.load_avg,
-		      r->contrib, r->tg_shares, r->shares,
-		      this_cpu_read(fl_stats->tg_reads));
+		      tg_load_avg, load, cfs_rq->avg.load_avg, contrib,
+		      tg_shares, shares, this_cpu_read(fl_stats->tg_reads));
 }

@@ -30,32 +30,30 @@
 static __always_inline long fl_calc_group_shares(struct cfs_rq *cfs_rq)
 {
 	struct task_group *tg = cfs_rq->tg;
-	struct fl_tg_read_rec r;
-	long tg_weight;
+	long tg_weight, tg_shares, load, shares, tg_load_avg, contrib;
 
-	r.tg_shares = READ_ONCE(tg->shares);
+	tg_shares = READ_ONCE(tg->shares);
 
-	r.load = max(scale_load_down(cfs_rq->load.weight),
-		     cfs_rq->avg.load_avg);
+	load = max(scale_load_down(cfs_rq->load.weight), cfs_rq->avg.load_avg);
 
-	r.tg_load_avg = fl_tg_read(tg);
-	r.contrib = cfs_rq->tg_load_avg_contrib;
+	tg_load_avg = fl_tg_read(tg);
+	contrib = cfs_rq->tg_load_avg_contrib;
 
 	/* Ensure tg_weight >= load */
-	tg_weight = r.tg_load_avg - r.contrib + r.load;
+	tg_weight = tg_load_avg - contrib + load;
 
-	r.shares = r.tg_shares * r.load;
+	shares = (tg_shares * load);
 	if (tg_weight)
-		r.shares /= tg_weight;
+		shares /= tg_weight;
 
 	/*
 	 * MIN_SHARES is unscaled here (as in fair.c) so that a group with a
 	 * small tg->shares can be split across CPUs: it is the floor weight
 	 * of a group entity whose CPU runs nothing of the group.
 	 */
-	r.shares = clamp_t(long, r.shares, MIN_SHARES, r.tg_shares);
-	fl_tg_read_done(cfs_rq, &r);
-	return r.shares;
+	shares = clamp_t(long, shares, MIN_SHARES, tg_shares);
+	fl_tg_read_done(cfs_rq, tg_load_avg, load, contrib, tg_shares, shares);
+	return shares;
 }
 
 #endif /* FAIRLAB_PORT_CALC_GROUP_SHARES_H */

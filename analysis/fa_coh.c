@@ -83,13 +83,6 @@ static int share(struct fa_coh_line *l, s32 cpu)
 	return 0;
 }
 
-static bool shares(const struct fa_coh_line *l, s32 cpu)
-{
-	u32 w = (u32)cpu / 64;
-
-	return w < l->nw && (l->sharers[w] >> (cpu % 64)) & 1;
-}
-
 int fa_coh_access(struct fa_coh_line *l, const struct fa_coh_topo *t,
 		  s32 cpu, bool write, enum fa_coh_dist *dist)
 {
@@ -98,11 +91,9 @@ int fa_coh_access(struct fa_coh_line *l, const struct fa_coh_topo *t,
 	u32 w;
 	int b;
 
-	if (cpu < 0)
-		return 0;
+	if (cpu < 0 || fa_coh_hit(l, cpu, write))
+		return 0;				/* hit */
 	if (!write) {
-		if (l->owner == cpu || (l->owner < 0 && shares(l, cpu)))
-			return 0;			/* hit */
 		if (l->owner < 0)
 			return share(l, cpu);		/* fill from a clean copy */
 		*dist = dist_of(t, l->owner, cpu);	/* another CPU modified it */
@@ -111,8 +102,6 @@ int fa_coh_access(struct fa_coh_line *l, const struct fa_coh_topo *t,
 		l->owner = -1;
 		return 1;
 	}
-	if (l->owner == cpu)
-		return 0;				/* hit */
 	if (l->owner >= 0) {
 		d = dist_of(t, l->owner, cpu);
 		others = true;

@@ -50,6 +50,25 @@ struct fa_coh_line {
 void fa_coh_init(struct fa_coh_line *l);
 void fa_coh_free(struct fa_coh_line *l);
 
+/* @cpu holds a Shared copy of the line. */
+static inline bool fa_coh_shares(const struct fa_coh_line *l, s32 cpu)
+{
+	u32 w = (u32)cpu / 64;
+
+	return w < l->nw && (l->sharers[w] >> (cpu % 64)) & 1;
+}
+
+/*
+ * @cpu's access is a hit, which changes nothing (fa_coh_access() returns
+ * 0 for it): inline for callers that model many lines per access (the
+ * what-if replay: one line per policy).
+ */
+static inline bool fa_coh_hit(const struct fa_coh_line *l, s32 cpu, bool write)
+{
+	return l->owner == cpu ||
+	       (!write && l->owner < 0 && cpu >= 0 && fa_coh_shares(l, cpu));
+}
+
 /*
  * @cpu reads (@write false) or writes the line.  Returns 1 for a transfer
  * (its distance in *@dist), 0 for none, -1 out of memory.

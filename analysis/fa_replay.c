@@ -619,17 +619,13 @@ static void set_rules(struct fa_replay *r, struct rp_part *pt,
 }
 
 
-/*
- * A read or write of the line @l modeled for policy @rp (fa_coh.h) that
- * is not a hit (fa_coh_hit(), inline in the callers' loops).
- */
-static __attribute__((noinline)) void
-coh_miss(struct rp_part *pt, struct rp_pol *rp, struct fa_coh_line *l,
-	 const struct fa_engine *e, s32 cpu, bool write)
+/* A read or write by @cpu of policy @rp's line @l (fa_coh_access()). */
+static __attribute__((always_inline)) inline void
+coh(struct rp_part *pt, struct rp_pol *rp, struct fa_coh_line *l,
+    const struct fa_coh_topo *topo, const struct fa_coh_cpu *c, bool write)
 {
-	const struct fa_coh_topo topo = { e->node, e->llc, e->nr_node };
-	enum fa_coh_dist d;
-	int k = fa_coh_access(l, &topo, cpu, write, &d);
+	enum fa_coh_dist d = FA_COH_UNKNOWN;
+	int k = fa_coh_access_by(l, topo, c, write, &d);
 
 	if (k < 0) {
 		pt->nomem = true;
@@ -669,6 +665,8 @@ replay_range(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 	struct rp_gp *gp = t->gp;
 	struct rp_gpc *gc = t->gc;
 	struct rp_gs *gs = t->gs;
+	const struct fa_coh_topo topo = { r->e->node, r->e->llc, r->e->nr_node };
+	const struct fa_coh_cpu who = fa_coh_cpu(&topo, x->cpu);
 	struct fl_tg_input in = x->in;
 	u32 p;
 
@@ -716,8 +714,7 @@ replay_range(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 				count_switch(r->e, pt, rp, p, q->last_writer, cpu, node);
 				q->last_writer = cpu;
 			}
-			if (!fa_coh_hit(&gs[p].line, cpu, true))
-				coh_miss(pt, rp, &gs[p].line, r->e, cpu, true);
+			coh(pt, rp, &gs[p].line, &topo, &who, true);
 		}
 		if (err != q->err || changed_load) {
 			struct fa_err_val v;
@@ -783,6 +780,8 @@ static void replay_read(struct fa_replay *r, struct rp_part *pt,
 	const double dtd = x->dtd;
 	const bool cseen = x->cseen, timed = x->rd_timed;
 	const s32 cpu = x->cpu;
+	const struct fa_coh_topo topo = { r->e->node, r->e->llc, r->e->nr_node };
+	const struct fa_coh_cpu who = fa_coh_cpu(&topo, cpu);
 	u32 p;
 
 	for (p = pt->lo; p < pt->hi; p++) {
@@ -792,8 +791,7 @@ static void replay_read(struct fa_replay *r, struct rp_part *pt,
 		struct fa_err_val v;
 		s64 ptla, pcon, given;
 
-		if (!fa_coh_hit(&g->line, cpu, false))
-			coh_miss(pt, rp, &g->line, r->e, cpu, false);
+		coh(pt, rp, &g->line, &topo, &who, false);
 		if (dt) {
 			/* ideal >= FA_MIN_SHARES: a relative error always */
 			fa_err_span_abs(rp->sh, &g->sh_abs_time, q->a, q->ia, dt, dtd);

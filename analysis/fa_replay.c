@@ -782,14 +782,22 @@ static void replay_read(struct fa_replay *r, struct rp_part *pt,
 	const s32 cpu = x->cpu;
 	const struct fa_coh_topo topo = { r->e->node, r->e->llc, r->e->nr_node };
 	const struct fa_coh_cpu who = fa_coh_cpu(&topo, cpu);
+	/*
+	 * The shares depend on a policy's state only through its
+	 * tg->load_avg - contrib, i.e. its E - contrib: policies that agree
+	 * on it (often those that publish every change) share the last one
+	 * worked out, the recording's own to begin with.
+	 */
+	s64 last_x = sub_w(kerr, kcon);
+	struct fa_err_val v;
 	u32 p;
 
+	fa_err_val(&v, sub_w(shares, ideal), ideal);
 	for (p = pt->lo; p < pt->hi; p++) {
 		struct rp_pol *rp = &pol[p];
 		struct rp_rd *q = &rd[p];
 		struct rp_gs *g = &gs[p];
-		struct fa_err_val v;
-		s64 ptla, pcon, given;
+		s64 ptla, pcon, given, xp;
 
 		coh(pt, rp, &g->line, &topo, &who, false);
 		if (dt) {
@@ -799,11 +807,15 @@ static void replay_read(struct fa_replay *r, struct rp_part *pt,
 		}
 		if (!timed)
 			continue;
-		ptla = add_w(tla, sub_w(gp[p].err, kerr));
-		pcon = cseen ? add_w(rcon, sub_w(cp[p].contrib, kcon)) : rcon;
-		given = ptla == tla && pcon == rcon ? shares :
-			fa_calc_group_shares(ptla, pcon, load, tg_shares);
-		fa_err_val(&v, sub_w(given, ideal), ideal);
+		/* its E - contrib: the kernel's when the cfs_rq is not seen yet */
+		xp = cseen ? sub_w(gp[p].err, cp[p].contrib) : sub_w(gp[p].err, kcon);
+		if (xp != last_x) {
+			last_x = xp;
+			ptla = add_w(tla, sub_w(gp[p].err, kerr));
+			pcon = cseen ? add_w(rcon, sub_w(cp[p].contrib, kcon)) : rcon;
+			given = fa_calc_group_shares(ptla, pcon, load, tg_shares);
+			fa_err_val(&v, sub_w(given, ideal), ideal);
+		}
 		fa_err_point_val(rp->sh, &v);
 		q->a = v.a;
 		q->rel = v.rel;

@@ -770,30 +770,6 @@ static void test_audit_mismatch(void)
 	run_end(&r);
 }
 
-/* A tg_read record (nr: the reading CPU's count with this read). */
-static struct fa_event rd(u64 ts, s32 cpu, u64 tg, s32 cfs_cpu, s64 tla,
-			  u64 contrib, u64 load, u64 tg_shares, s64 shares,
-			  u64 nr)
-{
-	struct fa_event ev;
-	struct fa_tg_read *r = &ev.u.tg_read;
-
-	memset(&ev, 0, sizeof(ev));
-	ev.ts = ts;
-	ev.cpu = cpu;
-	ev.type = FA_EV_TG_READ;
-	r->tg = tg;
-	r->cfs_cpu = cfs_cpu;
-	r->tg_load_avg = tla;
-	r->contrib = contrib;
-	r->load = load;
-	r->load_avg = load;
-	r->tg_shares = tg_shares;
-	r->shares = shares;
-	r->nr = nr;
-	return ev;
-}
-
 /*
  * calc_group_shares() by hand: tg_weight = tla - contrib + load,
  * shares = tg_shares * load / tg_weight clamped to [2, tg_shares].

@@ -197,27 +197,11 @@ static void test_stock_gate(void)
 	done(&x);
 }
 
-/* A tg_read of group TG: the recorded fields (shares as the kernel computed). */
+/* records.h's tg_read of group TG, tg->shares 1024. */
 static struct fa_event rd_t(u64 ts, s32 cpu, s32 cfs_cpu, s64 tg_load_avg,
 			    u64 contrib, u64 load, s64 shares, u64 nr)
 {
-	struct fa_event ev;
-	struct fa_tg_read *r = &ev.u.tg_read;
-
-	memset(&ev, 0, sizeof(ev));
-	ev.ts = ts;
-	ev.cpu = cpu;
-	ev.type = FA_EV_TG_READ;
-	r->tg = TG;
-	r->tg_load_avg = tg_load_avg;
-	r->load = load;
-	r->load_avg = load;
-	r->contrib = contrib;
-	r->tg_shares = 1024;
-	r->shares = shares;
-	r->nr = nr;
-	r->cfs_cpu = cfs_cpu;
-	return ev;
+	return rd(ts, cpu, TG, cfs_cpu, tg_load_avg, contrib, load, 1024, shares, nr);
 }
 
 /*

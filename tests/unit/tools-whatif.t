@@ -93,21 +93,27 @@ fi
 check "default: exit 0, no sanitizer report" eval 'test $s = 0 && ! grep -qE "$SAN_REPORT" "$err"'
 n=$(grep -c '"policy": ' "$out")
 check "default: 50 policies ($n)" test "$n" = 50
+# dominated COST_KEY < CSV: "wrong: P" for each replayed policy whose
+# frontier mark is not "no other has both a lower or equal COST_KEY and
+# mean |E|, one lower"; "empty frontier" when none is on it
+dominated() {
+	awk -F, -v k="$1" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$(c["policy"]) != "recorded" { n++; p[n] = $(c["policy"]); w[n] = $(c[k]) + 0
+			e[n] = $(c["err_mean_load"]) + 0; f[n] = $(c["frontier"]) }
+		END {
+			for (i = 1; i <= n; i++) {
+				dom = 0
+				for (j = 1; j <= n; j++)
+					if (j != i && w[j] <= w[i] && e[j] <= e[i] && (w[j] < w[i] || e[j] < e[i])) dom = 1
+				if (dom == (f[i] == "*")) print "wrong:", p[i]
+				front += !dom
+			}
+			if (!front) print "empty frontier"
+		}'
+}
 # the frontier from the CSV: exactly the replayed policies no other dominates
-"$FAIRLAB" whatif --csv "$ref" 2>/dev/null | awk -F, '
-	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-	$(c["policy"]) != "recorded" { n++; p[n] = $(c["policy"]); w[n] = $(c["writes_n"]) + 0
-		e[n] = $(c["err_mean_load"]) + 0; f[n] = $(c["frontier"]) }
-	END {
-		for (i = 1; i <= n; i++) {
-			dom = 0
-			for (j = 1; j <= n; j++)
-				if (j != i && w[j] <= w[i] && e[j] <= e[i] && (w[j] < w[i] || e[j] < e[i])) dom = 1
-			if (dom == (f[i] == "*")) print "wrong:", p[i]
-			front += !dom
-		}
-		if (!front) print "empty frontier"
-	}' >"$tmp/dom"
+"$FAIRLAB" whatif --csv "$ref" 2>/dev/null | dominated writes_n >"$tmp/dom"
 check "frontier = the replayed policies no other dominates" test ! -s "$tmp/dom"
 "$FAIRLAB" whatif --csv --policy=stock,recorded --sweep=relative:4..16x2 "$ref" >"$out" 2>"$err"; s=$?
 check "--csv: header and 5 rows (stock, recorded, relative:4, 8, 16)" \
@@ -127,21 +133,14 @@ for m in spr milan; do
 	"$FAIRLAB" whatif --csv --cost=modeled --machine=$m "$ref" >"$tmp/m.csv" 2>"$err"; s=$?
 	"$FAIRLAB" report --json --machine=$m "$ref" 2>/dev/null | after '"total": {' >"$tmp/rep"
 	want=$(awk '$1 == "coh_cost_ns_per_s" { print $2 }' "$tmp/rep")
-	awk -F, -v want="$want" '
-		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$(c["policy"]) == "recorded" { d = $(c["coh_cost_ns_per_s"]) - want; if (d < 0) d = -d
+	{
+		awk -F, -v want="$want" '
+			NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 			# the CSV prints 4 decimals
-			if (d > 0.0001) print "recorded cost", $(c["coh_cost_ns_per_s"]), "!= report", want; next }
-		{ n++; p[n] = $(c["policy"]); w[n] = $(c["coh_cost_ns_per_s"]) + 0
-		  e[n] = $(c["err_mean_load"]) + 0; f[n] = $(c["frontier"]) }
-		END {
-			for (i = 1; i <= n; i++) {
-				dom = 0
-				for (j = 1; j <= n; j++)
-					if (j != i && w[j] <= w[i] && e[j] <= e[i] && (w[j] < w[i] || e[j] < e[i])) dom = 1
-				if (dom == (f[i] == "*")) print "wrong:", p[i]
-			}
-		}' "$tmp/m.csv" >"$tmp/dom"
+			$(c["policy"]) == "recorded" { d = $(c["coh_cost_ns_per_s"]) - want; if (d < 0) d = -d
+				if (d > 0.0001) print "recorded cost", $(c["coh_cost_ns_per_s"]), "!= report", want }' "$tmp/m.csv"
+		dominated coh_cost_ns_per_s <"$tmp/m.csv"
+	} >"$tmp/dom"
 	check "--cost=modeled --machine=$m: report's cost as recorded ($want ns/s), frontier = the undominated" \
 		eval 'test $s = 0 -a -n "$want" && test ! -s "$tmp/dom"'
 done

@@ -38,12 +38,10 @@ struct rp_rd {
 };
 
 /*
- * One task group under one policy: what only reads and writes touch,
- * the modeled tg->load_avg line (fa_coh.h) and the shares error's
- * integrals in the open segment (per group, summed as the engine does).
+ * One task group under one policy: the shares error's integrals in the
+ * open segment (per group, summed as the engine does).
  */
 struct rp_gs {
-	struct fa_coh_line line;
 	double sh_abs_time, sh_rel_time;
 };
 
@@ -71,6 +69,7 @@ struct rp_gp {
 	u64 since;		/* rp_tg.clock when E (a, ia, rel, ir) took its value */
 	u32 ia;			/* its histogram bucket */
 	s32 last_writer;
+	struct fa_coh_line line;	/* the modeled line (fa_coh.h): 64 bytes in all */
 };
 
 struct rp_gpc {
@@ -310,10 +309,10 @@ void fa_replay_free(struct fa_replay *r)
 
 		free(r->tg[i].cfs);
 		free(r->tg[i].cp);
+		for (p = 0; r->tg[i].gp && p < r->npol; p++)
+			fa_coh_free(&r->tg[i].gp[p].line);
 		free(r->tg[i].gp);
 		free(r->tg[i].gc);
-		for (p = 0; r->tg[i].gs && p < r->npol; p++)
-			fa_coh_free(&r->tg[i].gs[p].line);
 		free(r->tg[i].gs);
 		free(r->tg[i].rd);
 	}
@@ -359,7 +358,7 @@ static struct rp_tg *get_tg(struct fa_replay *r, u32 i, u32 cpu)
 			return NULL;
 		for (p = 0; p < r->npol; p++) {
 			t->gp[p].last_writer = -1;
-			fa_coh_init(&t->gs[p].line);
+			fa_coh_init(&t->gp[p].line);
 		}
 	}
 	if (cpu >= t->nr_cfs) {
@@ -664,7 +663,6 @@ replay_range(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 	struct rp_pol *pol = r->pol;
 	struct rp_gp *gp = t->gp;
 	struct rp_gpc *gc = t->gc;
-	struct rp_gs *gs = t->gs;
 	const struct fa_coh_topo topo = { r->e->node, r->e->llc, r->e->nr_node };
 	const struct fa_coh_cpu who = fa_coh_cpu(&topo, x->cpu);
 	struct fl_tg_input in = x->in;
@@ -714,7 +712,7 @@ replay_range(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 				count_switch(r->e, pt, rp, p, q->last_writer, cpu, node);
 				q->last_writer = cpu;
 			}
-			coh(pt, rp, &gs[p].line, &topo, &who, true);
+			coh(pt, rp, &q->line, &topo, &who, true);
 		}
 		if (err != q->err || changed_load) {
 			struct fa_err_val v;
@@ -769,7 +767,7 @@ static void replay_read(struct fa_replay *r, struct rp_part *pt,
 	struct rp_tg *t = &r->tg[x->tg];
 	struct rp_rd *rd = &t->rd[(size_t)x->cfs * r->npol];
 	const struct rp_cp *cp = &t->cp[(size_t)x->cfs * r->npol];
-	const struct rp_gp *gp = t->gp;
+	struct rp_gp *gp = t->gp;
 	struct rp_gs *gs = t->gs;
 	struct rp_pol *pol = r->pol;
 	const s64 tla = x->rd_tla, kerr = x->rd_kerr, ideal = x->rd_ideal;
@@ -799,7 +797,7 @@ static void replay_read(struct fa_replay *r, struct rp_part *pt,
 		struct rp_gs *g = &gs[p];
 		s64 ptla, pcon, given, xp;
 
-		coh(pt, rp, &g->line, &topo, &who, false);
+		coh(pt, rp, &gp[p].line, &topo, &who, false);
 		if (dt) {
 			/* ideal >= FA_MIN_SHARES: a relative error always */
 			fa_err_span_abs(rp->sh, &g->sh_abs_time, q->a, q->ia, dt, dtd);

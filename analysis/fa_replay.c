@@ -223,7 +223,14 @@ static u32 range_of(const struct fl_tg_policy *p)
 	struct fl_tg_rule rule;
 	u32 g;
 
-	if (p->id == FA_REPLAY_RECORDED)
+	/*
+	 * stock's shape is its kernel's: with a rate-limit gate (6.7 and
+	 * later) another than without; only the recording tells
+	 * (rp_part.stock_gate).  In a range of its own shape, it would send
+	 * every policy to the generic loop on one kernel or the other
+	 * (rp_part.shapes_ok).
+	 */
+	if (p->id == FA_REPLAY_RECORDED || p->id == FL_TG_STOCK)
 		return RP_ANY;
 	fl_tg_rule_make(p, 1, &rule);
 	for (g = 0; g < RP_ANY && range_shape[g] != rule.shape; g++)

@@ -186,7 +186,7 @@ static double coh_cost(const struct fa_segment *s, int m)
  * its name is in that metric's label.
  */
 static int headline = FL_MACHINE_DEFAULT;
-static char headline_label[96] = "modeled cost, 2-socket Sapphire Rapids";
+static char headline_label[96] = "modeled cost (--machine), 2-socket Sapphire Rapids";
 
 int fl_machine_find(const char *key)
 {
@@ -220,7 +220,7 @@ int fl_machine_option(const char *arg)
 void fl_machine_set(int m)
 {
 	headline = m;
-	snprintf(headline_label, sizeof(headline_label), "modeled cost, %s",
+	snprintf(headline_label, sizeof(headline_label), "modeled cost (--machine), %s",
 		 fa_coh_machines[m].name);
 }
 

@@ -50,7 +50,7 @@ for m in "" spr milan; do
 done
 run_fl "$out" "$err" report --machine=milan "$ref"; s=$?
 check "report --machine=milan: the text names the machine" \
-	eval 'test $s = 0 && grep -q "modeled cost, 2-socket EPYC Milan" "$out"'
+	eval 'test $s = 0 && grep -q "modeled cost (--machine), 2-socket EPYC Milan" "$out"'
 for cmd in report compare whatif; do
 	run_fl "$out" "$err" $cmd --machine=vax "$ref" "$ref"; s=$?
 	check "$cmd --machine=vax: exit 2, lists the machines" \

@@ -62,4 +62,19 @@ static struct fa_event rd(u64 ts, s32 cpu, u64 tg, s32 cfs_cpu, s64 tla,
 	return ev;
 }
 
+/* A cpu_topology record (executed on CPU 0, as the describe writes them). */
+__attribute__((unused))
+static struct fa_event topology(u64 ts, s32 cpu, s32 node, s32 llc)
+{
+	struct fa_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.ts = ts;
+	ev.type = FA_EV_CPU_TOPOLOGY;
+	ev.u.cpu_topology.cpu = cpu;
+	ev.u.cpu_topology.node = node;
+	ev.u.cpu_topology.llc = llc;
+	return ev;
+}
+
 #endif /* FA_TEST_RECORDS_H */

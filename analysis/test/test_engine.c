@@ -22,17 +22,10 @@ static struct fa_event wr(u64 ts, s32 cpu, u64 tg)
 	return upd(ts, cpu, tg, cpu, 10, 0, true, 10, FL_TG_FORCE, 0);
 }
 
+/* A cpu_topology record: each CPU its own LLC. */
 static struct fa_event topo(u64 ts, s32 cpu, s32 node)
 {
-	struct fa_event ev;
-
-	memset(&ev, 0, sizeof(ev));
-	ev.ts = ts;
-	ev.type = FA_EV_CPU_TOPOLOGY;
-	ev.u.cpu_topology.cpu = cpu;
-	ev.u.cpu_topology.node = node;
-	ev.u.cpu_topology.llc = cpu;
-	return ev;
+	return topology(ts, cpu, node, cpu);
 }
 
 static struct fa_event sw(u64 ts, s32 cpu, u8 kind, u8 oldp, u32 olda,

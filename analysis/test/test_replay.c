@@ -263,18 +263,10 @@ static void test_reads(void)
 	done(&x);
 }
 
+/* A cpu_topology record: one LLC per node. */
 static struct fa_event topo(u64 ts, s32 cpu, s32 node)
 {
-	struct fa_event ev;
-
-	memset(&ev, 0, sizeof(ev));
-	ev.ts = ts;
-	ev.cpu = cpu;
-	ev.type = FA_EV_CPU_TOPOLOGY;
-	ev.u.cpu_topology.cpu = cpu;
-	ev.u.cpu_topology.node = node;
-	ev.u.cpu_topology.llc = node;
-	return ev;
+	return topology(ts, cpu, node, node);
 }
 
 /*

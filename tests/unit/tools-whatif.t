@@ -46,6 +46,11 @@ for f in "$ref" "$DATA/analyzer-policies.dat"; do
 	figures_report "$f" >"$tmp/rep"
 	figures_whatif "$f" recorded >"$tmp/wi"
 	check "$name: replayed as recorded, no decision differs" grep -qx "diverged_n 0" "$tmp/wi"
+	# analyzer-policies.dat holds tg_read records: the reads' shares error
+	# and transfers are among the figures compared, not null
+	[ "$name" = analyzer-policies.dat ] &&
+		check "$name: holds reads, the shares error replayed ($(grep -E '^(reads_n|shares_err_rel_mean_pct) ' "$tmp/wi" | tr '\n' ' '))" \
+			eval 'grep -qE "^reads_n [1-9]" "$tmp/wi" && grep -qE "^shares_err_rel_mean_pct [0-9]" "$tmp/wi"'
 	if [ "$(wc -l <"$tmp/rep")" = $nkeys ] && grep -v diverged "$tmp/wi" | cmp -s - "$tmp/rep"; then
 		ok "$name: replayed figures = fairlab report's ($(tr '\n' ' ' <"$tmp/rep"))"
 	else

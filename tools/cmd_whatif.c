@@ -46,8 +46,8 @@ static void help(FILE *f)
 "columns (units in parentheses; JSON/CSV keys end with the unit):\n"
 "  attempts, writes       tg_update attempts, and those that would publish\n"
 "  write%                 writes per attempt\n"
-"  switches, xnode        writer switches (cacheline transfers of tg->load_avg),\n"
-"                         across NUMA nodes\n"
+"  switches, xnode        writer switches (the raw, write-only contention\n"
+"                         figure), and those across NUMA nodes\n"
 "  reads                  tg_read records (the same under every policy)\n"
 "  transfers              modeled line transfers of tg->load_avg, reads and\n"
 "                         writes (a MODEL, a lower bound: fairlab report --help)\n"
@@ -298,10 +298,10 @@ static int plot(const struct fl_whatif *w, const char *dir, const char *prog,
 			"set ylabel '%s (0 drawn at 0.01)' noenhanced\n"
 			"set logscale y\n"
 			"plot 'whatif.tsv' using 2:($3 < 0.01 ? 0.01 : $3) with points pt 7 ps 0.8 title 'replayed policy', \\\n"
-			"     '< awk -F\"\\t\" \"\\$4 == 1\" whatif.tsv | sort -t\"\\t\" -k2,2g' using 2:($3 < 0.01 ? 0.01 : $3) with linespoints lw 2 pt 6 title 'Pareto frontier', \\\n"
+			"     '< awk -F\"\\t\" \"\\$4 == 1\" whatif.tsv | sort -k2,2g' using 2:($3 < 0.01 ? 0.01 : $3) with linespoints lw 2 pt 6 title 'Pareto frontier', \\\n"
 			"     '' using 2:($3 < 0.01 ? 0.01 : $3):1 with labels offset char 1,0.6 left font ',8' noenhanced notitle\n",
 			i ? "svg size 1000,700 noenhanced" : "pngcairo size 1000,700 noenhanced",
-			i ? "svg" : "png", cn, fl_whatif_cost_label(cost),
+			i ? "svg" : "png", fl_whatif_cost_label(cost), fl_whatif_cost_label(cost),
 			cost == FL_COST_MODELED ? "" : " per tg_update attempt (%)",
 			fl_whatif_error_label(w->error));
 	if (fclose(f)) {

@@ -99,6 +99,7 @@ bench-profile: userspace
 	@tests/bench/bench-profile.sh
 
 bench-analyzer: userspace
+	@$(MAKE) --no-print-directory modules KERNEL=$(KERNEL)
 	@tests/bench/bench-analyzer.sh
 
 # The patch surface (functions a port must replace, tg->load_avg write

@@ -36,25 +36,6 @@ void fa_coh_free(struct fa_coh_line *l)
 	fa_coh_init(l);
 }
 
-static s32 at(const s32 *v, u32 n, s32 cpu)
-{
-	return v && cpu >= 0 && (u32)cpu < n ? v[cpu] : -1;
-}
-
-static enum fa_coh_dist dist_of(const struct fa_coh_topo *t, s32 a, s32 b)
-{
-	s32 na = at(t->node, t->n, a), nb = at(t->node, t->n, b);
-	s32 la = at(t->llc, t->n, a), lb = at(t->llc, t->n, b);
-
-	if (na < 0 || nb < 0)
-		return FA_COH_UNKNOWN;
-	if (na != nb)
-		return FA_COH_XNODE;
-	if (la < 0 || lb < 0)
-		return FA_COH_UNKNOWN;
-	return la == lb ? FA_COH_LLC : FA_COH_NODE;
-}
-
 /* The farther of two distances; unknown only when nothing is known. */
 static enum fa_coh_dist farther(enum fa_coh_dist a, enum fa_coh_dist b)
 {
@@ -65,7 +46,7 @@ static enum fa_coh_dist farther(enum fa_coh_dist a, enum fa_coh_dist b)
 	return a > b ? a : b;
 }
 
-static int share(struct fa_coh_line *l, s32 cpu)
+int fa_coh_share(struct fa_coh_line *l, s32 cpu)
 {
 	u32 w = (u32)cpu / 64, n;
 	u64 *p;
@@ -80,57 +61,45 @@ static int share(struct fa_coh_line *l, s32 cpu)
 		l->nw = n;
 	}
 	l->sharers[w] |= 1ull << (cpu % 64);
+	l->shared = true;
 	return 0;
 }
 
-static bool shares(const struct fa_coh_line *l, s32 cpu)
+/*
+ * A write by @cpu to a line Shared (by others, or by @cpu only): the
+ * others' copies invalidated, the transfer's distance the farthest.
+ */
+int fa_coh_write_shared(struct fa_coh_line *l, const struct fa_coh_topo *t,
+			const struct fa_coh_cpu *who, enum fa_coh_dist *dist)
 {
-	u32 w = (u32)cpu / 64;
-
-	return w < l->nw && (l->sharers[w] >> (cpu % 64)) & 1;
-}
-
-int fa_coh_access(struct fa_coh_line *l, const struct fa_coh_topo *t,
-		  s32 cpu, bool write, enum fa_coh_dist *dist)
-{
+	s32 cpu = who->cpu;
 	enum fa_coh_dist d = FA_COH_UNKNOWN;
 	bool others = false;
 	u32 w;
 	int b;
 
-	if (cpu < 0)
-		return 0;
-	if (!write) {
-		if (l->owner == cpu || (l->owner < 0 && shares(l, cpu)))
-			return 0;			/* hit */
-		if (l->owner < 0)
-			return share(l, cpu);		/* fill from a clean copy */
-		*dist = dist_of(t, l->owner, cpu);	/* another CPU modified it */
-		if (share(l, l->owner) || share(l, cpu))
-			return -1;
-		l->owner = -1;
-		return 1;
-	}
-	if (l->owner == cpu)
-		return 0;				/* hit */
 	if (l->owner >= 0) {
-		d = dist_of(t, l->owner, cpu);
+		d = fa_coh_dist_to(t, l->owner, who);
 		others = true;
 	}
 	for (w = 0; w < l->nw; w++) {
 		u64 m = l->sharers[w];
 
 		while (m) {
+			s32 c;
+
 			b = __builtin_ctzll(m);
 			m &= m - 1;
-			if ((s32)(w * 64 + (u32)b) == cpu)
+			c = (s32)(w * 64 + (u32)b);
+			if (c == cpu)
 				continue;
-			d = others ? farther(d, dist_of(t, (s32)(w * 64 + (u32)b), cpu)) :
-				     dist_of(t, (s32)(w * 64 + (u32)b), cpu);
+			d = others ? farther(d, fa_coh_dist_to(t, c, who)) :
+				     fa_coh_dist_to(t, c, who);
 			others = true;
 		}
 		l->sharers[w] = 0;
 	}
+	l->shared = false;
 	l->owner = cpu;
 	if (!others)
 		return 0;

@@ -45,17 +45,98 @@ struct fa_coh_line {
 	s32 owner;		/* CPU holding it Modified, -1 none */
 	u32 nw;			/* words of sharers */
 	u64 *sharers;		/* Shared by these CPUs (when owner < 0) */
+	bool shared;		/* some sharers bit may be set */
 };
 
 void fa_coh_init(struct fa_coh_line *l);
 void fa_coh_free(struct fa_coh_line *l);
 
+/* @cpu holds a Shared copy of the line. */
+static inline bool fa_coh_shares(const struct fa_coh_line *l, s32 cpu)
+{
+	u32 w = (u32)cpu / 64;
+
+	return w < l->nw && (l->sharers[w] >> (cpu % 64)) & 1;
+}
+
+
+/* The distance between CPUs @a and @b (one of them unplaced: unknown). */
+static inline s32 fa_coh_at(const s32 *v, u32 n, s32 cpu)
+{
+	return v && cpu >= 0 && (u32)cpu < n ? v[cpu] : -1;
+}
+
+/* A CPU and where it is (looked up once for many lines: the replay). */
+struct fa_coh_cpu {
+	s32 cpu, node, llc;
+};
+
+static inline struct fa_coh_cpu fa_coh_cpu(const struct fa_coh_topo *t, s32 cpu)
+{
+	return (struct fa_coh_cpu){ cpu, fa_coh_at(t->node, t->n, cpu),
+				    fa_coh_at(t->llc, t->n, cpu) };
+}
+
+/* The distance from CPU @a to @b (one of them not placed: unknown). */
+static inline enum fa_coh_dist fa_coh_dist_to(const struct fa_coh_topo *t,
+					      s32 a, const struct fa_coh_cpu *b)
+{
+	s32 na = fa_coh_at(t->node, t->n, a), la;
+
+	if (na < 0 || b->node < 0)
+		return FA_COH_UNKNOWN;
+	if (na != b->node)
+		return FA_COH_XNODE;
+	la = fa_coh_at(t->llc, t->n, a);
+	if (la < 0 || b->llc < 0)
+		return FA_COH_UNKNOWN;
+	return la == b->llc ? FA_COH_LLC : FA_COH_NODE;
+}
+
+/* Out of line: a CPU added to the sharers (-1: no memory); a write to a Shared line. */
+int fa_coh_share(struct fa_coh_line *l, s32 cpu);
+int fa_coh_write_shared(struct fa_coh_line *l, const struct fa_coh_topo *t,
+			const struct fa_coh_cpu *c, enum fa_coh_dist *dist);
+
 /*
  * @cpu reads (@write false) or writes the line.  Returns 1 for a transfer
- * (its distance in *@dist), 0 for none, -1 out of memory.
+ * (its distance in *@dist), 0 for none, -1 out of memory.  Inline: the
+ * what-if replay models a line per policy; the usual cases (a hit, a
+ * write after another CPU's write) take a few instructions.
  */
-int fa_coh_access(struct fa_coh_line *l, const struct fa_coh_topo *t,
-		  s32 cpu, bool write, enum fa_coh_dist *dist);
+static inline __attribute__((always_inline)) int
+fa_coh_access_by(struct fa_coh_line *l, const struct fa_coh_topo *t,
+		 const struct fa_coh_cpu *c, bool write, enum fa_coh_dist *dist)
+{
+	s32 o = l->owner, cpu = c->cpu;
+
+	if (cpu < 0 || o == cpu)
+		return 0;				/* hit */
+	if (!write) {
+		if (o < 0)		/* a hit, or a fill from a clean copy */
+			return fa_coh_shares(l, cpu) ? 0 : fa_coh_share(l, cpu);
+		*dist = fa_coh_dist_to(t, o, c);	/* another CPU modified it */
+		if (fa_coh_share(l, o) || fa_coh_share(l, cpu))
+			return -1;
+		l->owner = -1;
+		return 1;
+	}
+	if (l->shared)
+		return fa_coh_write_shared(l, t, c, dist);
+	l->owner = cpu;
+	if (o < 0)
+		return 0;				/* the first access */
+	*dist = fa_coh_dist_to(t, o, c);		/* invalidates o's copy */
+	return 1;
+}
+
+static inline int fa_coh_access(struct fa_coh_line *l, const struct fa_coh_topo *t,
+				s32 cpu, bool write, enum fa_coh_dist *dist)
+{
+	struct fa_coh_cpu c = fa_coh_cpu(t, cpu);
+
+	return fa_coh_access_by(l, t, &c, write, dist);
+}
 
 /* A machine's idle core-to-core transfer latencies (ns), with its source. */
 struct fa_coh_machine {

@@ -34,7 +34,7 @@ void fa_engine_free(struct fa_engine *e)
 	free(e->node);
 	free(e->llc);
 	free(e->read_nr);
-	free(e->pend);
+	free(e->pend.v);
 	free(e);
 }
 
@@ -99,6 +99,8 @@ static int set_topology(struct fa_engine *e, s32 cpu, s32 node, s32 llc)
 	e->node[cpu] = node < 0 ? -1 : node;
 	e->llc[cpu] = llc < 0 ? -1 : llc;
 	fa_switch_resolve(e);
+	if (e->cfg.replay)
+		fa_replay_switch_resolve(e->cfg.replay, e);
 	return 0;
 }
 

@@ -47,6 +47,17 @@ struct fa_wlog {
 	u64 dropped_ts;			/* ... the newest of them at this time */
 };
 
+/*
+ * Writer switches counted unknown, kept to be classified once their CPUs
+ * are placed (fa_pending_resolve()): the engine's (@id a group index) and
+ * each what-if replay part's (@id a policy).
+ */
+struct fa_pending_switch { u32 id; s32 from, to, seg; };
+struct fa_pending {
+	struct fa_pending_switch *v;
+	u32 n, cap;
+};
+
 struct fa_engine {
 	struct fa_engine_cfg cfg;
 	struct fa_tgtab tgtab;
@@ -59,8 +70,7 @@ struct fa_engine {
 	 * the start of a recording and its describe): classified when the
 	 * CPUs are placed (fa_update.c: fa_switch_resolve()).
 	 */
-	struct fa_pending_switch { u32 tg; s32 from, to, seg; } *pend;
-	u32 npend, cap_pend;
+	struct fa_pending pend;
 
 	struct fa_segment seg;	/* open segment */
 	struct fa_segment total;
@@ -134,8 +144,25 @@ enum fa_switch {
 };
 /* Writer switches kept for fa_switch_resolve() (then left unknown). */
 #define FA_PENDING_SWITCHES_MAX	4096
+/*
+ * Keeps an unknown switch from CPU @from to @to in the open segment (when
+ * there is room: else it stays unknown, and is reported so).
+ */
+void fa_pending_add(struct fa_pending *p, const struct fa_engine *e, u32 id,
+		    s32 from, s32 to);
+/*
+ * Each of @p's switches of the open segment whose CPUs are placed now:
+ * @fn(@arg, switch, cross-node or not), then forgotten; those of closed
+ * segments are forgotten (they stay unknown in their reported segment).
+ */
+void fa_pending_resolve(struct fa_pending *p, const struct fa_engine *e,
+			void (*fn)(void *arg, const struct fa_pending_switch *sw,
+				   bool xnode),
+			void *arg);
 /* Classifies the open segment's pending switches whose CPUs are placed now. */
 void fa_switch_resolve(struct fa_engine *e);
+/* The what-if replay's: the same, for each policy (fa_replay.c). */
+void fa_replay_switch_resolve(struct fa_replay *r, const struct fa_engine *e);
 /* Classifies a write on @cpu after *@last_writer's, then sets *@last_writer. */
 enum fa_switch fa_writer_switch(const struct fa_engine *e, s32 *last_writer,
 				s32 cpu);
@@ -168,6 +195,13 @@ static inline enum fa_switch fa_switch_from(const struct fa_engine *e,
  */
 int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
 			u32 i, const struct fa_cfs *c, const struct fa_event *ev);
+/*
+ * A tg_read record of group @i on cfs_rq slot @c, after the engine's own
+ * accounting of it (reads change nothing the replay takes from it but the
+ * slot's rd_ideal).  -1: no memory.
+ */
+int fa_replay_tg_read(struct fa_replay *r, const struct fa_engine *e, u32 i,
+		      const struct fa_cfs *c, const struct fa_event *ev);
 void fa_replay_advance(struct fa_replay *r, const struct fa_engine *e, u32 i,
 		       u64 t);
 int fa_replay_close(struct fa_replay *r, const struct fa_segment *s);

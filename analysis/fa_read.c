@@ -107,15 +107,18 @@ int fa_on_tg_read(struct fa_engine *e, const struct fa_event *ev)
 		/* no tg_update of the group yet: no tracked sum to compare */
 		s->read_untracked++;
 		c->rd_seen = false;
-		return 0;
+	} else {
+		ts->reads_tracked++;
+		ideal = fa_calc_group_shares(g->sum_load, (s64)r->contrib,
+					     (s64)r->load, (s64)r->tg_shares);
+		c->rd_diff = sub_w(r->shares, ideal);
+		c->rd_ideal = ideal;
+		c->rd_ts = e->now;
+		c->rd_seen = true;
+		fa_err_point(&ts->shares, c->rd_diff, c->rd_ideal);
 	}
-	ts->reads_tracked++;
-	ideal = fa_calc_group_shares(g->sum_load, (s64)r->contrib,
-				     (s64)r->load, (s64)r->tg_shares);
-	c->rd_diff = sub_w(r->shares, ideal);
-	c->rd_ideal = ideal;
-	c->rd_ts = e->now;
-	c->rd_seen = true;
-	fa_err_point(&ts->shares, c->rd_diff, c->rd_ideal);
+	/* the what-if replay: the same read under each policy (its ideal ours) */
+	if (e->cfg.replay && fa_replay_tg_read(e->cfg.replay, e, (u32)i, c, ev))
+		return -1;
 	return 0;
 }

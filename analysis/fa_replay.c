@@ -12,13 +12,37 @@
 
 #include "fa_engine_int.h"
 #include "fa_forkjoin.h"
+#include "fa_read.h"
 #include "fa_replay.h"
 
-/* One cfs_rq: the kernel's clock as rebuilt from since_ns (common). */
+/*
+ * One cfs_rq: the kernel's clock as rebuilt from since_ns, and its last
+ * read (common to every policy: its time and whether a shares error
+ * holds since, as in the engine's struct fa_cfs).
+ */
 struct rp_cfs {
 	u64 kpub;		/* sched_clock of the kernel's last publish, or never */
 	s64 off;		/* that clock minus the trace clock, at the last record */
+	u64 rd_ts;		/* the last read */
 	bool seen;
+	bool rd_seen;		/* a shares error holds since rd_ts */
+};
+
+/*
+ * One cfs_rq under one policy: the shares error of its last read (held
+ * until its next read), worked out at the read (fa_err_val()).
+ */
+struct rp_rd {
+	double a, rel;		/* |given - ideal|, and / ideal */
+	u32 ia, ir;		/* their histogram buckets */
+};
+
+/*
+ * One task group under one policy: the shares error's integrals in the
+ * open segment (per group, summed as the engine does).
+ */
+struct rp_gs {
+	double sh_abs_time, sh_rel_time;
 };
 
 /* One cfs_rq under one policy. */
@@ -45,6 +69,7 @@ struct rp_gp {
 	u64 since;		/* rp_tg.clock when E (a, ia, rel, ir) took its value */
 	u32 ia;			/* its histogram bucket */
 	s32 last_writer;
+	struct fa_coh_line line;	/* the modeled line (fa_coh.h): 64 bytes in all */
 };
 
 struct rp_gpc {
@@ -62,6 +87,9 @@ struct rp_tg {
 	struct rp_cp *cp;	/* [nr_cfs][npol] */
 	struct rp_gp *gp;	/* [npol] */
 	struct rp_gpc *gc;	/* [npol] */
+	struct rp_gs *gs;	/* [npol] */
+	struct rp_rd *rd;	/* [nr_cfs][npol], from the group's first read */
+	u32 nr_rd;		/* cfs_rqs rd has room for */
 };
 
 /* The counters of one policy, kept together (the results are large). */
@@ -70,6 +98,9 @@ struct rp_pol {
 	u64 writes, switches, xnode, xnode_unknown;
 	u64 both;		/* writes where the kernel wrote too */
 	struct fa_err *err;	/* its result's error statistics */
+	struct fa_err *sh;	/* ... and shares error statistics */
+	u64 coh[FA_COH_NR];	/* modeled transfers per distance */
+	u64 coh_by_read;
 };
 
 /*
@@ -110,6 +141,9 @@ struct rp_part {
 	 * on (without a gate before it, or in a recording without one).
 	 */
 	u32 stock_gate;	/* per part: each makes its own rules */
+	bool nomem;	/* a modeled line's sharers could not grow */
+	/* its policies' switches of unknown distance (id: internal index) */
+	struct fa_pending pend;
 };
 
 /* What every policy's decision on one record shares (set by the engine's thread). */
@@ -136,6 +170,21 @@ struct rp_rec {
 	int node;		/* its node, -1 unknown */
 	/* resync: a site that makes no decision (FL_SITE_NO_DECISION) */
 	bool cseen, evicted, resync, written, sum_changed, spans;
+	/*
+	 * A tg_read record instead (is_read): what every policy's shares
+	 * error and line read share (replay_read()).  The policy's own
+	 * tg->load_avg is the recorded one plus its E minus the kernel's
+	 * (the cfs_rqs' contribs are all the two sums differ by); its
+	 * cfs_rq's contrib the recorded one plus its own minus the
+	 * kernel's (contrib, above, when cseen).
+	 */
+	bool is_read;
+	bool rd_timed;		/* the group has a tracked sum(load) */
+	s64 rd_tla;		/* the value read */
+	s64 rd_contrib, rd_load, rd_tg_shares, rd_shares;	/* as recorded */
+	s64 rd_ideal;		/* shares with tg->load_avg = sum(load) */
+	s64 rd_kerr;		/* the kernel's E */
+	u64 rd_dt;		/* the span of the cfs_rq's last read error (0: none) */
 };
 
 /*
@@ -163,6 +212,7 @@ struct fa_replay {
 
 	u64 attempts;
 	u64 rec_writes;		/* attempts the kernel wrote (resyncs too) */
+	u64 reads, read_untracked;	/* as the engine counts them */
 	bool started;
 	u32 ntg;
 	struct rp_tg *tg;	/* indexed like the engine's group table */
@@ -174,7 +224,14 @@ static u32 range_of(const struct fl_tg_policy *p)
 	struct fl_tg_rule rule;
 	u32 g;
 
-	if (p->id == FA_REPLAY_RECORDED)
+	/*
+	 * stock's shape is its kernel's: with a rate-limit gate (6.7 and
+	 * later) another than without; only the recording tells
+	 * (rp_part.stock_gate).  In a range of its own shape, it would send
+	 * every policy to the generic loop on one kernel or the other
+	 * (rp_part.shapes_ok).
+	 */
+	if (p->id == FA_REPLAY_RECORDED || p->id == FL_TG_STOCK)
 		return RP_ANY;
 	fl_tg_rule_make(p, 1, &rule);
 	for (g = 0; g < RP_ANY && range_shape[g] != rule.shape; g++)
@@ -225,6 +282,7 @@ struct fa_replay *fa_replay_new(const struct fl_tg_policy *pol, u32 n, bool rel)
 				continue;
 			r->order[k] = i;
 			r->pol[k].err = &r->res[i].fig.err;
+			r->pol[k].sh = &r->res[i].fig.shares;
 			k++;
 		}
 	}
@@ -252,11 +310,19 @@ void fa_replay_free(struct fa_replay *r)
 		return;
 	fa_fj_stop(r->fj);
 	free(r->batch);
+	free(r->part[0].pend.v);
+	free(r->part[1].pend.v);
 	for (i = 0; i < r->ntg; i++) {
+		u32 p;
+
 		free(r->tg[i].cfs);
 		free(r->tg[i].cp);
+		for (p = 0; r->tg[i].gp && p < r->npol; p++)
+			fa_coh_free(&r->tg[i].gp[p].line);
 		free(r->tg[i].gp);
 		free(r->tg[i].gc);
+		free(r->tg[i].gs);
+		free(r->tg[i].rd);
 	}
 	free(r->tg);
 	free(r->pol);
@@ -295,10 +361,13 @@ static struct rp_tg *get_tg(struct fa_replay *r, u32 i, u32 cpu)
 	if (!t->gp) {
 		t->gp = calloc(r->npol ? r->npol : 1, sizeof(*t->gp));
 		t->gc = calloc(r->npol ? r->npol : 1, sizeof(*t->gc));
-		if (!t->gp || !t->gc)
+		t->gs = calloc(r->npol ? r->npol : 1, sizeof(*t->gs));
+		if (!t->gp || !t->gc || !t->gs)
 			return NULL;
-		for (p = 0; p < r->npol; p++)
+		for (p = 0; p < r->npol; p++) {
 			t->gp[p].last_writer = -1;
+			fa_coh_init(&t->gp[p].line);
+		}
 	}
 	if (cpu >= t->nr_cfs) {
 		struct rp_cfs *c;
@@ -320,6 +389,23 @@ static struct rp_tg *get_tg(struct fa_replay *r, u32 i, u32 cpu)
 		t->nr_cfs = n;
 	}
 	return t;
+}
+
+/* Group @t's read slots, for every cfs_rq slot it has (zeroed: no error yet). */
+static int get_rd(struct fa_replay *r, struct rp_tg *t)
+{
+	struct rp_rd *rd;
+
+	if (t->nr_rd == t->nr_cfs)
+		return 0;
+	rd = realloc(t->rd, (size_t)t->nr_cfs * (r->npol ? r->npol : 1) * sizeof(*rd));
+	if (!rd)
+		return -1;
+	memset(rd + (size_t)t->nr_rd * r->npol, 0,
+	       (size_t)(t->nr_cfs - t->nr_rd) * r->npol * sizeof(*rd));
+	t->rd = rd;
+	t->nr_rd = t->nr_cfs;
+	return 0;
 }
 
 static void make_rules(struct fa_replay *r, struct rp_part *pt, u32 nr_cpus)
@@ -402,12 +488,37 @@ static void advance(struct fa_replay *r, const struct fa_tg *g,
 	}
 }
 
+/* Group @t's read errors under every policy held up to @t_end (fa_read_advance()). */
+static void advance_reads(struct fa_replay *r, struct rp_tg *t, u64 t_end)
+{
+	u32 k, p;
+
+	for (k = 0; k < t->nr_rd; k++) {
+		struct rp_cfs *c = &t->cfs[k];
+		struct rp_rd *rd = &t->rd[(size_t)k * r->npol];
+		u64 dt;
+
+		if (!c->rd_seen || t_end <= c->rd_ts)
+			continue;
+		dt = t_end - c->rd_ts;
+		for (p = 0; p < r->npol; p++) {
+			fa_err_span_abs(r->pol[p].sh, &t->gs[p].sh_abs_time, rd[p].a,
+					rd[p].ia, dt, (double)dt);
+			fa_err_span_rel(r->pol[p].sh, &t->gs[p].sh_rel_time, rd[p].rel,
+					rd[p].ir, dt, (double)dt);
+		}
+		c->rd_ts = t_end;
+	}
+}
+
 void fa_replay_advance(struct fa_replay *r, const struct fa_engine *e, u32 i,
 		       u64 t)
 {
 	fa_replay_flush(r);
-	if (i < r->ntg && r->tg[i].gp)
+	if (i < r->ntg && r->tg[i].gp) {
+		advance_reads(r, &r->tg[i], t);
 		advance(r, &e->tgtab.tg[i], &r->tg[i], t);
+	}
 }
 
 /*
@@ -448,11 +559,14 @@ static u64 kernel_clock(struct rp_cfs *kc, const struct fa_tg_update *u,
 }
 
 /*
- * A write under policy @rp on another CPU than its last writer @from
- * (< 0: none), on node @n_to: the writer switch it is (fa_writer_switch()).
+ * A write under policy @p (@rp) on CPU @to, on node @n_to, another CPU
+ * than its last writer @from (< 0: none): the writer switch it is
+ * (fa_writer_switch()); one of unknown distance is kept for
+ * fa_replay_switch_resolve(), as the engine keeps its own.
  */
-static inline void count_switch(const struct fa_engine *e, struct rp_pol *rp,
-				s32 from, int n_to)
+static inline void count_switch(const struct fa_engine *e, struct rp_part *pt,
+				struct rp_pol *rp, u32 p, s32 from, s32 to,
+				int n_to)
 {
 	if (from < 0)
 		return;
@@ -469,8 +583,25 @@ static inline void count_switch(const struct fa_engine *e, struct rp_pol *rp,
 	case FA_SWITCH_UNKNOWN:
 		rp->switches++;
 		rp->xnode_unknown++;
+		fa_pending_add(&pt->pend, e, p, from, to);
 		break;
 	}
+}
+
+/* A kept switch of policy sw->id classified (fa_pending_resolve()). */
+static void resolved(void *arg, const struct fa_pending_switch *sw, bool xnode)
+{
+	struct rp_pol *rp = &((struct fa_replay *)arg)->pol[sw->id];
+
+	rp->xnode_unknown--;
+	rp->xnode += xnode;
+}
+
+void fa_replay_switch_resolve(struct fa_replay *r, const struct fa_engine *e)
+{
+	fa_replay_flush(r);
+	fa_pending_resolve(&r->part[0].pend, e, resolved, r);
+	fa_pending_resolve(&r->part[1].pend, e, resolved, r);
 }
 
 /* The rules of this record: made for its nr_cpus, "recorded" its own. */
@@ -495,6 +626,22 @@ static void set_rules(struct fa_replay *r, struct rp_part *pt,
 }
 
 
+/* A read or write by @cpu of policy @rp's line @l (fa_coh_access()). */
+static __attribute__((always_inline)) inline void
+coh(struct rp_part *pt, struct rp_pol *rp, struct fa_coh_line *l,
+    const struct fa_coh_topo *topo, const struct fa_coh_cpu *c, bool write)
+{
+	enum fa_coh_dist d = FA_COH_UNKNOWN;
+	int k = fa_coh_access_by(l, topo, c, write, &d);
+
+	if (k < 0) {
+		pt->nomem = true;
+	} else if (k) {
+		rp->coh[d]++;
+		rp->coh_by_read += !write;
+	}
+}
+
 /*
  * Policies [lo, hi) of one RP_* @range on one record: the span of E held
  * until now, the decision (module/policy/'s fl_tg_rule_decide(), its
@@ -503,7 +650,8 @@ static void set_rules(struct fa_replay *r, struct rp_part *pt,
  * (replay_all()): their tests fold away instead of running per policy.
  */
 static __attribute__((always_inline)) inline void
-replay_range(struct fa_replay *r, const struct rp_rec *x, struct rp_cp *cp,
+replay_range(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
+	     struct rp_cp *cp,
 	     struct rp_tg *t, u32 lo, u32 hi, const u32 range,
 	     const bool spans, const bool rel)
 {
@@ -523,6 +671,8 @@ replay_range(struct fa_replay *r, const struct rp_rec *x, struct rp_cp *cp,
 	struct rp_pol *pol = r->pol;
 	struct rp_gp *gp = t->gp;
 	struct rp_gpc *gc = t->gc;
+	const struct fa_coh_topo topo = { r->e->node, r->e->llc, r->e->nr_node };
+	const struct fa_coh_cpu who = fa_coh_cpu(&topo, x->cpu);
 	struct fl_tg_input in = x->in;
 	u32 p;
 
@@ -567,9 +717,10 @@ replay_range(struct fa_replay *r, const struct rp_rec *x, struct rp_cp *cp,
 			s->pub = ksc;
 			rp->writes++;
 			if (q->last_writer != cpu) {
-				count_switch(r->e, rp, q->last_writer, node);
+				count_switch(r->e, pt, rp, p, q->last_writer, cpu, node);
 				q->last_writer = cpu;
 			}
+			coh(pt, rp, &q->line, &topo, &who, true);
 		}
 		if (err != q->err || changed_load) {
 			struct fa_err_val v;
@@ -592,20 +743,110 @@ replay_range(struct fa_replay *r, const struct rp_rec *x, struct rp_cp *cp,
 
 /* Every policy of part @pt on one record, range by range (replay_range()). */
 static __attribute__((always_inline)) inline void
-replay_all(struct fa_replay *r, const struct rp_part *pt, const struct rp_rec *x,
+replay_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 	   struct rp_cp *cp, struct rp_tg *t, const bool spans, const bool rel)
 {
 	const u32 *g = pt->range;
 
 	if (!pt->shapes_ok) {
-		replay_range(r, x, cp, t, pt->lo, pt->hi, RP_ANY, spans, rel);
+		replay_range(r, pt, x, cp, t, pt->lo, pt->hi, RP_ANY, spans, rel);
 		return;
 	}
-	replay_range(r, x, cp, t, g[RP_SCALED], g[RP_SCALED + 1], RP_SCALED, spans, rel);
-	replay_range(r, x, cp, t, g[RP_ABOVE], g[RP_ABOVE + 1], RP_ABOVE, spans, rel);
-	replay_range(r, x, cp, t, g[RP_GATED], g[RP_GATED + 1], RP_GATED, spans, rel);
-	replay_range(r, x, cp, t, g[RP_BUDGET], g[RP_BUDGET + 1], RP_BUDGET, spans, rel);
-	replay_range(r, x, cp, t, g[RP_ANY], g[RP_ANY + 1], RP_ANY, spans, rel);
+	replay_range(r, pt, x, cp, t, g[RP_SCALED], g[RP_SCALED + 1], RP_SCALED, spans, rel);
+	replay_range(r, pt, x, cp, t, g[RP_ABOVE], g[RP_ABOVE + 1], RP_ABOVE, spans, rel);
+	replay_range(r, pt, x, cp, t, g[RP_GATED], g[RP_GATED + 1], RP_GATED, spans, rel);
+	replay_range(r, pt, x, cp, t, g[RP_BUDGET], g[RP_BUDGET + 1], RP_BUDGET, spans, rel);
+	replay_range(r, pt, x, cp, t, g[RP_ANY], g[RP_ANY + 1], RP_ANY, spans, rel);
+}
+
+/*
+ * A tg_read record under the policies of part @pt: the read of each
+ * policy's line, the shares error its previous read of this cfs_rq left
+ * held until now (fa_err_span()'s, split as for E), and the shares this
+ * read gives under the policy, from fa_calc_group_shares() of its own
+ * tg->load_avg and contrib (rp_rec), against the ideal (fa_read.h; the
+ * same for every policy).  Where a policy's state is the kernel's, the
+ * recorded shares are its: a replay as recorded gives the report's
+ * figures exactly.
+ */
+static __attribute__((always_inline)) inline void
+replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
+		const bool spans, const bool cseen, const bool timed)
+{
+	struct rp_tg *t = &r->tg[x->tg];
+	struct rp_rd *rd = &t->rd[(size_t)x->cfs * r->npol];
+	const struct rp_cp *cp = &t->cp[(size_t)x->cfs * r->npol];
+	struct rp_gp *gp = t->gp;
+	struct rp_gs *gs = t->gs;
+	struct rp_pol *pol = r->pol;
+	const s64 tla = x->rd_tla, kerr = x->rd_kerr, ideal = x->rd_ideal;
+	const s64 rcon = x->rd_contrib, kcon = x->contrib;
+	const s64 load = x->rd_load, tg_shares = x->rd_tg_shares;
+	const s64 shares = x->rd_shares;
+	const u64 dt = x->rd_dt;
+	const double dtd = x->dtd;
+	const s32 cpu = x->cpu;
+	const struct fa_coh_topo topo = { r->e->node, r->e->llc, r->e->nr_node };
+	const struct fa_coh_cpu who = fa_coh_cpu(&topo, cpu);
+	/*
+	 * The shares depend on a policy's state only through its
+	 * tg->load_avg - contrib, i.e. its E - contrib: policies that agree
+	 * on it (often those that publish every change) share the last one
+	 * worked out, the recording's own to begin with.
+	 */
+	s64 last_x = sub_w(kerr, kcon);
+	struct fa_err_val v;
+	u32 p;
+
+	fa_err_val(&v, sub_w(shares, ideal), ideal);
+	for (p = pt->lo; p < pt->hi; p++) {
+		struct rp_pol *rp = &pol[p];
+		struct rp_rd *q = &rd[p];
+		struct rp_gs *g = &gs[p];
+		s64 ptla, pcon, given, xp;
+
+		coh(pt, rp, &gp[p].line, &topo, &who, false);
+		if (spans) {
+			/* ideal >= FA_MIN_SHARES: a relative error always */
+			fa_err_span_abs(rp->sh, &g->sh_abs_time, q->a, q->ia, dt, dtd);
+			fa_err_span_rel(rp->sh, &g->sh_rel_time, q->rel, q->ir, dt, dtd);
+		}
+		if (!timed)
+			continue;
+		/* its E - contrib: the kernel's when the cfs_rq is not seen yet */
+		xp = cseen ? sub_w(gp[p].err, cp[p].contrib) : sub_w(gp[p].err, kcon);
+		if (xp != last_x) {
+			last_x = xp;
+			ptla = add_w(tla, sub_w(gp[p].err, kerr));
+			pcon = cseen ? add_w(rcon, sub_w(cp[p].contrib, kcon)) : rcon;
+			given = fa_calc_group_shares(ptla, pcon, load, tg_shares);
+			fa_err_val(&v, sub_w(given, ideal), ideal);
+		}
+		fa_err_point_val(rp->sh, &v);
+		q->a = v.a;
+		q->rel = v.rel;
+		q->ia = v.ia;
+		q->ir = v.ir;
+	}
+}
+
+/*
+ * replay_read_all() with whether a span ends here, whether the cfs_rq was
+ * seen and whether the group is timed as constants in each copy: their
+ * tests fold away instead of running per policy.
+ */
+static void replay_read(struct fa_replay *r, struct rp_part *pt,
+			const struct rp_rec *x)
+{
+	if (!x->rd_timed)
+		x->rd_dt ? replay_read_all(r, pt, x, true, false, false) :
+			   replay_read_all(r, pt, x, false, false, false);
+	else if (x->cseen)
+		x->rd_dt ? replay_read_all(r, pt, x, true, true, true) :
+			   replay_read_all(r, pt, x, false, true, true);
+	else
+		x->rd_dt ? replay_read_all(r, pt, x, true, false, true) :
+			   replay_read_all(r, pt, x, false, false, true);
 }
 
 /* One record under the policies of part @pt. */
@@ -616,6 +857,10 @@ static void replay_rec(struct fa_replay *r, struct rp_part *pt,
 	struct rp_cp *cp = &t->cp[(size_t)x->cfs * r->npol];
 	u32 p;
 
+	if (x->is_read) {
+		replay_read(r, pt, x);
+		return;
+	}
 	set_rules(r, pt, x);
 	if (!x->cseen) {
 		/* every policy starts from the kernel's state */
@@ -663,6 +908,16 @@ void fa_replay_flush(struct fa_replay *r)
 	r->nbatch = 0;
 }
 
+/* Record @x, set up, replayed now or batched for both parts. */
+static int push(struct fa_replay *r, struct rp_rec *x)
+{
+	if (!r->fj)
+		replay_rec(r, &r->part[0], x);
+	else if (++r->nbatch == RP_BATCH)
+		fa_replay_flush(r);
+	return r->part[0].nomem || r->part[1].nomem ? -1 : 0;
+}
+
 int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
 			u32 i, const struct fa_cfs *c, const struct fa_event *ev)
 {
@@ -681,6 +936,7 @@ int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
 	r->e = e;
 	r->attempts++;
 	r->rec_writes += u->written;
+	x->is_read = false;
 	x->tg = i;
 	x->cfs = cpu;
 	x->policy = u->policy;
@@ -711,19 +967,60 @@ int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
 	x->in.nr_cpus = u->nr_cpus;
 	x->in.tg_load_avg = 0;
 	x->in.since_ns = FL_SINCE_NEVER;
-	if (!r->fj)
-		replay_rec(r, &r->part[0], x);
-	else if (++r->nbatch == RP_BATCH)
-		fa_replay_flush(r);
-	return 0;
+	return push(r, x);
+}
+
+int fa_replay_tg_read(struct fa_replay *r, const struct fa_engine *e, u32 i,
+		      const struct fa_cfs *c, const struct fa_event *ev)
+{
+	const struct fa_tg_read *rd = &ev->u.tg_read;
+	const struct fa_tg *g = &e->tgtab.tg[i];
+	u32 cpu = (u32)rd->cfs_cpu;
+	struct rp_rec one, *x = r->fj ? &r->batch[r->nbatch] : &one;
+	struct rp_cfs *kc;
+	struct rp_tg *t;
+
+	t = get_tg(r, i, cpu);
+	if (!t || get_rd(r, t))
+		return -1;
+	r->e = e;
+	r->reads++;
+	kc = &t->cfs[cpu];
+	x->is_read = true;
+	x->tg = i;
+	x->cfs = cpu;
+	x->cpu = ev->cpu;
+	x->cseen = c->seen;
+	x->contrib = c->contrib;
+	x->rd_tla = rd->tg_load_avg;
+	x->rd_contrib = (s64)rd->contrib;
+	x->rd_load = (s64)rd->load;
+	x->rd_tg_shares = (s64)rd->tg_shares;
+	x->rd_shares = rd->shares;
+	x->rd_kerr = g->err;
+	x->rd_timed = g->timed;
+	/* the engine's read_span() and rd_* of this cfs_rq (fa_read.c) */
+	x->rd_dt = kc->rd_seen && e->now > kc->rd_ts ? e->now - kc->rd_ts : 0;
+	x->dtd = (double)x->rd_dt;
+	kc->rd_ts = e->now;
+	kc->rd_seen = g->timed;
+	x->rd_ideal = c->rd_ideal;	/* the engine's, when timed */
+	if (!g->timed)
+		r->read_untracked++;
+	return push(r, x);
 }
 
 int fa_replay_close(struct fa_replay *r, const struct fa_segment *s)
 {
-	struct fa_err seg;
+	struct fa_err seg, sh;
 	u32 p, i;
 
 	fa_replay_flush(r);
+	if (r->part[0].nomem || r->part[1].nomem)
+		return -1;
+	memset(&sh, 0, sizeof(sh));
+	sh.time_ns = s->shares.time_ns;
+	sh.rel_time_ns = s->shares.rel_time_ns;
 	/* as the engine merges its groups into the segment, then the total */
 	memset(&seg, 0, sizeof(seg));
 	seg.time_ns = s->err.time_ns;
@@ -734,6 +1031,8 @@ int fa_replay_close(struct fa_replay *r, const struct fa_segment *s)
 
 		seg.abs_time = 0;
 		seg.rel_time = 0;
+		sh.abs_time = 0;
+		sh.rel_time = 0;
 		for (i = 0; i < r->ntg; i++) {
 			struct rp_tg *t = &r->tg[i];
 
@@ -741,10 +1040,24 @@ int fa_replay_close(struct fa_replay *r, const struct fa_segment *s)
 				continue;
 			seg.abs_time += t->gp[p].abs_time;
 			seg.rel_time += t->gc[p].rel_time;
+			sh.abs_time += t->gs[p].sh_abs_time;
+			sh.rel_time += t->gs[p].sh_rel_time;
 			t->gp[p].abs_time = 0;
 			t->gc[p].rel_time = 0;
+			t->gs[p].sh_abs_time = 0;
+			t->gs[p].sh_rel_time = 0;
 		}
 		fa_err_merge(&f->err, &seg);
+		/* the shares error as the engine merges it (fa_read.c) */
+		fa_err_merge(&f->shares, &sh);
+		f->shares.abs.total = fa_hist_sat_add(f->shares.abs.total,
+						      s->shares.abs.total);
+		f->shares.rel.total = fa_hist_sat_add(f->shares.rel.total,
+						      s->shares.rel.total);
+		f->reads = r->reads;
+		f->read_untracked = r->read_untracked;
+		memcpy(f->coh, r->pol[p].coh, sizeof(f->coh));
+		f->coh_by_read = r->pol[p].coh_by_read;
 		/* the spans went to the buckets only (hold()), not their totals */
 		f->err.abs.total = fa_hist_sat_add(f->err.abs.total, s->err.time_ns);
 		f->err.rel.total = fa_hist_sat_add(f->err.rel.total,

@@ -60,53 +60,68 @@ enum fa_switch fa_writer_switch(const struct fa_engine *e, s32 *last_writer,
 	return fa_switch_from(e, from, fa_cpu_node(e, cpu));
 }
 
-/* Keeps an unknown switch of group @tg for fa_switch_resolve() (if room). */
-static void pend_switch(struct fa_engine *e, u32 tg, s32 from, s32 to)
+void fa_pending_add(struct fa_pending *p, const struct fa_engine *e, u32 id,
+		    s32 from, s32 to)
 {
-	struct fa_pending_switch *p;
+	struct fa_pending_switch *v;
 
-	if (e->npend == e->cap_pend) {
-		u32 cap = e->cap_pend ? e->cap_pend * 2 : 64;
+	if (p->n == p->cap) {
+		u32 cap = p->cap ? p->cap * 2 : 64;
 
 		if (cap > FA_PENDING_SWITCHES_MAX)
 			return;		/* stays unknown, and is reported so */
-		p = realloc(e->pend, cap * sizeof(*p));
-		if (!p)
+		v = realloc(p->v, cap * sizeof(*v));
+		if (!v)
 			return;		/* the same: unknown, never wrong */
-		e->pend = p;
-		e->cap_pend = cap;
+		p->v = v;
+		p->cap = cap;
 	}
-	e->pend[e->npend++] = (struct fa_pending_switch){
-		.tg = tg, .from = from, .to = to, .seg = (s32)e->nsegments,
+	p->v[p->n++] = (struct fa_pending_switch){
+		.id = id, .from = from, .to = to, .seg = (s32)e->nsegments,
 	};
+}
+
+void fa_pending_resolve(struct fa_pending *p, const struct fa_engine *e,
+			void (*fn)(void *arg, const struct fa_pending_switch *sw,
+				   bool xnode),
+			void *arg)
+{
+	u32 i, k = 0;
+
+	for (i = 0; i < p->n; i++) {
+		struct fa_pending_switch sw = p->v[i];
+		int nf = fa_engine_cpu_node(e, sw.from);
+		int nt = fa_engine_cpu_node(e, sw.to);
+
+		if (sw.seg != (s32)e->nsegments)
+			continue;	/* its segment is closed: stays unknown */
+		if (nf < 0 || nt < 0) {
+			p->v[k++] = sw;
+			continue;
+		}
+		fn(arg, &sw, nf != nt);
+	}
+	p->n = k;
+}
+
+/* A pending switch of the open segment classified: its counters moved. */
+static void resolved(void *arg, const struct fa_pending_switch *sw, bool xnode)
+{
+	struct fa_segment *s = arg;
+
+	s->xnode_unknown--;
+	s->tgs[sw->id].xnode_unknown--;
+	s->cpus[sw->to].xnode_unknown_in--;
+	if (xnode) {
+		s->xnode++;
+		s->tgs[sw->id].xnode++;
+		s->cpus[sw->to].xnode_in++;
+	}
 }
 
 void fa_switch_resolve(struct fa_engine *e)
 {
-	struct fa_segment *s = &e->seg;
-	u32 i, k = 0;
-
-	for (i = 0; i < e->npend; i++) {
-		struct fa_pending_switch p = e->pend[i];
-		int nf = fa_engine_cpu_node(e, p.from);
-		int nt = fa_engine_cpu_node(e, p.to);
-
-		if (p.seg != (s32)e->nsegments)
-			continue;	/* its segment is closed: stays unknown */
-		if (nf < 0 || nt < 0) {
-			e->pend[k++] = p;
-			continue;
-		}
-		s->xnode_unknown--;
-		s->tgs[p.tg].xnode_unknown--;
-		s->cpus[p.to].xnode_unknown_in--;
-		if (nf != nt) {
-			s->xnode++;
-			s->tgs[p.tg].xnode++;
-			s->cpus[p.to].xnode_in++;
-		}
-	}
-	e->npend = k;
+	fa_pending_resolve(&e->pend, e, resolved, &e->seg);
 }
 
 static void count_write(struct fa_engine *e, struct fa_tg *g, u32 tgi,
@@ -130,7 +145,7 @@ static void count_write(struct fa_engine *e, struct fa_tg *g, u32 tgi,
 		s->xnode_unknown++;
 		ts->xnode_unknown++;
 		cs->xnode_unknown_in++;
-		pend_switch(e, tgi, from, cpu);
+		fa_pending_add(&e->pend, e, tgi, from, cpu);
 	} else if (sw == FA_SWITCH_XNODE) {
 		s->xnode++;
 		ts->xnode++;

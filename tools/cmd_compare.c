@@ -37,6 +37,7 @@ static void help(FILE *f)
 "  --segment=N    compare segment N (0 = first) of every recording instead of\n"
 "                 the whole recording; a recording without it is an error\n"
 "  --groups=N     task groups compared (default 5, 0 = none)\n"
+FL_MACHINE_HELP
 "  --json         {base: [files], new: [files], rows: [{metric, base_mean, ...}]}\n"
 "  --csv          metric,base_mean,base_stddev_pct,change_pct,new_mean,new_stddev_pct,base_runs_n,new_runs_n\n"
 "  -h, --help     this text\n"
@@ -45,7 +46,8 @@ static void help(FILE *f)
 "examples:\n"
 "  fairlab compare stock.dat budget5.dat\n"
 "  fairlab compare stock-1.dat stock-2.dat stock-3.dat -- budget-1.dat budget-2.dat budget-3.dat\n"
-"  fairlab compare --segment=1 --csv switch-1.dat -- switch-2.dat\n",
+"  fairlab compare --segment=1 --csv switch-1.dat -- switch-2.dat\n"
+"  fairlab compare --machine=milan stock.dat budget5.dat\n",
 	      f);
 }
 
@@ -368,6 +370,7 @@ int cmd_compare(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "segment", required_argument, NULL, 's' },
 		{ "groups", required_argument, NULL, 'g' },
+		{ "machine", required_argument, NULL, 'm' },
 		FL_COMMON_OPTIONS,
 	};
 	struct cmp_out out = { .fmt = FL_FMT_TEXT };
@@ -391,6 +394,10 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case 'g':
 			if (fl_parse_long(optarg, 0, 1000, "--groups", &groups))
+				return FL_EXIT_USAGE;
+			break;
+		case 'm':
+			if (fl_machine_option(optarg))
 				return FL_EXIT_USAGE;
 			break;
 		default:

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "decode.h"
+#include "metrics.h"
 #include "report.h"
 #include "warnings.h"
 
@@ -84,6 +85,7 @@ static void help(FILE *f)
 "                 or audit_windows (rows start with file)\n"
 "  --table=NAME   the CSV table (with --csv only)\n"
 "  --top=N        text: task groups shown per segment (default 20, 0 = all)\n"
+FL_MACHINE_HELP
 "  -h, --help     this text\n"
 "\n"
 "Warnings go to stderr: lost events, a trace clock that is not global, records\n"
@@ -93,7 +95,8 @@ static void help(FILE *f)
 "  fairlab report trace.dat\n"
 "  fairlab report --top=0 trace.dat | less\n"
 "  fairlab report --json trace.dat | jq '.segments[0].metrics.writes_per_s'\n"
-"  fairlab report --csv --table=groups trace.dat > groups.csv\n",
+"  fairlab report --csv --table=groups trace.dat > groups.csv\n"
+"  fairlab report --machine=milan trace.dat    # headline cost on EPYC Milan\n",
 	      f);
 }
 
@@ -202,6 +205,7 @@ int cmd_report(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "table", required_argument, NULL, 't' },
 		{ "top", required_argument, NULL, 'n' },
+		{ "machine", required_argument, NULL, 'm' },
 		FL_COMMON_OPTIONS,
 	};
 	struct report_run rr = { .rep = { .fmt = FL_FMT_TEXT, .f = stdout, .top = 20,
@@ -234,6 +238,10 @@ int cmd_report(int argc, char **argv)
 				return FL_EXIT_USAGE;
 			rr.rep.top = (int)top;
 			top_set = true;
+			break;
+		case 'm':
+			if (fl_machine_option(optarg))
+				return FL_EXIT_USAGE;
 			break;
 		default:
 			st = fl_common_option(c, &rr.rep.fmt, help, "report");

@@ -37,18 +37,30 @@ static void help(FILE *f)
 "with, a recording gives back its recorded decisions and figures exactly.\n"
 "A replay cannot see feedback: under another policy, a different tg->load_avg\n"
 "would change group weights, and so the recorded loads themselves.\n"
+"At every recorded read of tg->load_avg (tg_read) the policy's own\n"
+"tg->load_avg (the recorded one plus its E minus the recording's) and its\n"
+"cfs_rq's contrib go through the kernel's calc_group_shares() (the code report\n"
+"uses): the shares error against the same ideal as report's; the policy's\n"
+"writes and the recorded reads go through report's coherence model.\n"
 "\n"
 "columns (units in parentheses; JSON/CSV keys end with the unit):\n"
 "  attempts, writes       tg_update attempts, and those that would publish\n"
 "  write%                 writes per attempt\n"
-"  switches, xnode        writer switches (cacheline transfers of tg->load_avg),\n"
-"                         across NUMA nodes\n"
+"  switches, xnode        writer switches (the raw, write-only contention\n"
+"                         figure), and those across NUMA nodes\n"
+"  reads                  tg_read records (the same under every policy)\n"
+"  transfers              modeled line transfers of tg->load_avg, reads and\n"
+"                         writes (a MODEL, a lower bound: fairlab report --help)\n"
+"  cost                   their modeled cost on --machine's latencies, ns/s\n"
+"  sh.max, mean, p99      shares error |given - ideal| / ideal (%), time-\n"
+"                         weighted over cfs_rq-time (as report); '-' without reads\n"
 "  |E| max, mean, p99     accumulated error tg->load_avg - sum(load), load units;\n"
 "                         mean and p99 time-weighted per group (as report)\n"
 "  rel.mean               |E| / sum(load), time-weighted (with --rel only)\n"
 "  diverged               attempts decided otherwise than recorded\n"
 "  front                  * on the Pareto frontier: no other policy has both a\n"
-"                         lower or equal cost (--cost) and mean |E|, one lower\n"
+"                         lower or equal cost (--cost) and mean error (--error),\n"
+"                         one lower\n"
 "\n"
 "options:\n"
 "  --policy=LIST    comma-separated: stock, force, nonzero, relative[:N],\n"
@@ -69,9 +81,13 @@ static void help(FILE *f)
 "                   (50 policies)\n"
 "  --rel            also the relative error |E|/sum(load) (rel.mean; a division\n"
 "                   per change of E and policy: about 40% more time per policy)\n"
-"  --cost=KIND      what the frontier minimises besides mean |E|: writes\n"
-"                   (default), switches (modeled cacheline transfers), xnode\n"
-"  -o, --output=DIR also plot: DIR/whatif.png/.svg, mean |E| against the cost,\n"
+"  --cost=KIND      the frontier's cost: writes (default), switches (writer\n"
+"                   switches), xnode (cross-node switches), transfers (modeled\n"
+"                   line transfers), modeled (their cost on --machine, ns/s)\n"
+"  --error=KIND     the frontier's error, a time-weighted mean: abs (|E|, load;\n"
+"                   the default) or shares (the shares error, %; needs reads)\n"
+FL_MACHINE_HELP
+"  -o, --output=DIR also plot: DIR/whatif.png/.svg, mean error against the cost,\n"
 "                   every policy a point, the frontier a line (data whatif.tsv,\n"
 "                   script whatif.gp stay in DIR)\n"
 "  --gnuplot=PROG   the gnuplot program (default gnuplot)\n"
@@ -84,6 +100,7 @@ static void help(FILE *f)
 "  fairlab whatif --policy=recorded,stock,budget:5 --sweep=relative:4..64x2 run.dat\n"
 "  fairlab whatif --sweep=fixed:0..256*32 --cost=switches -o plots/ run.dat\n"
 "  fairlab whatif --json stock.dat | jq '.frontier'\n"
+"  fairlab whatif --cost=modeled --machine=milan --error=shares stock.dat\n"
 "\n"
 "Exit status: 0 success, 1 an unreadable file or a failed tool, 2 a bad command line.\n",
 	      f);
@@ -98,6 +115,12 @@ static const struct fl_col cols[] = {
 	{ "switches_n", "switches(n)", FL_U64, 0, 0 },
 	{ "switches_per_s", "switches(1/s)", FL_DBL, 1, 0 },
 	{ "xnode_switches_n", "xnode(n)", FL_U64, 0, 0 },
+	{ "reads_n", "reads(n)", FL_DBL, 0, 0 },
+	{ "coh_transfers_n", "transfers(n)", FL_DBL, 0, 0 },
+	{ "coh_cost_ns_per_s", "cost(ns/s)", FL_DBL, 1, 0 },
+	{ "shares_err_rel_max_pct", "sh.max(%)", FL_DBL, 3, 0 },
+	{ "shares_err_rel_mean_pct", "sh.mean(%)", FL_DBL, 3, 0 },
+	{ "shares_err_rel_p99_pct", "sh.p99(%)", FL_DBL, 3, 0 },
 	{ "err_max_load", "|E|max(load)", FL_U64, 0, 0 },
 	{ "err_mean_load", "|E|mean(load)", FL_DBL, 2, 0 },
 	{ "err_p99_load", "|E|p99(load)", FL_U64, 0, 0 },
@@ -107,6 +130,12 @@ static const struct fl_col cols[] = {
 };
 static const struct fl_table table =
 	FL_TABLE("policies", "Replayed policies (figures as fairlab report's)", cols);
+
+/* The figure of report's metric @key (metrics.h): the same definition. */
+static double metric(const char *key, const struct fa_segment *f)
+{
+	return fl_metrics[fl_metric_find(key)].get(f);
+}
 
 static void row(struct fl_emit *em, const struct fl_whatif *w, u32 i)
 {
@@ -124,6 +153,12 @@ static void row(struct fl_emit *em, const struct fl_whatif *w, u32 i)
 	v[k++] = fl_v_u64(f->switches);
 	v[k++] = fl_v_dbl(fa_segment_rate(f, f->switches));
 	v[k++] = fl_v_u64(f->xnode);
+	v[k++] = fl_v_dbl(metric("reads_n", f));
+	v[k++] = fl_v_dbl(metric("coh_transfers_n", f));
+	v[k++] = fl_v_dbl(metric("coh_cost_ns_per_s", f));
+	v[k++] = fl_v_dbl(metric("shares_err_rel_max_pct", f));
+	v[k++] = fl_v_dbl(metric("shares_err_rel_mean_pct", f));
+	v[k++] = fl_v_dbl(metric("shares_err_rel_p99_pct", f));
 	v[k++] = fl_v_u64(f->err.max_abs);
 	v[k++] = fl_v_dbl(fa_err_mean_abs(&f->err));
 	v[k++] = fl_v_u64(fa_err_p_abs(&f->err, 0.99));
@@ -155,9 +190,10 @@ static void print_text(const struct fl_whatif *w, const char *path,
 	char name[48];
 
 	printf("fairlab whatif: %s\n", path);
-	printf("   recorded under %s: %llu tg_update attempts, %.3f s; %u policies replayed\n",
+	printf("   recorded under %s: %llu tg_update attempts, %llu reads, %.3f s; %u policies replayed\n",
 	       recorded_label(w->e, name, sizeof(name)), (unsigned long long)t->attempts,
-	       fa_segment_seconds(t), n);
+	       (unsigned long long)t->reads, fa_segment_seconds(t), n);
+	printf("   modeled cost (a lower bound) on %s\n", fl_machine()->name);
 	for (i = 0; i < n; i++) {
 		const struct fa_replay_result *x = fa_replay_result(w->r, i);
 
@@ -172,8 +208,9 @@ static void print_text(const struct fl_whatif *w, const char *path,
 	for (i = 0; i < n; i++)
 		row(&em, w, i);
 	fl_table_end(&em);
-	printf("\n   Pareto frontier, %s against time-weighted mean |E|, by increasing %s:\n  ",
-	       fl_whatif_cost_name(cost), fl_whatif_cost_name(cost));
+	printf("\n   Pareto frontier, %s against %s, by increasing %s:\n  ",
+	       fl_whatif_cost_label(cost), fl_whatif_error_label(w->error),
+	       fl_whatif_cost_name(cost));
 	for (i = 0; i < nfr; i++)
 		printf(" %s", fl_whatif_label(&fa_replay_result(w->r, fr[i])->policy,
 					       name, sizeof(name)));
@@ -199,6 +236,8 @@ static void print_json(const struct fl_whatif *w, const char *path,
 	fl_json_dbl(&j, "duration_s", fa_segment_seconds(t));
 	fl_json_end(&j, '}');
 	fl_json_str(&j, "cost", fl_whatif_cost_name(cost));
+	fl_json_str(&j, "error", fl_whatif_error_name(w->error));
+	fl_json_str(&j, "machine", fl_machine()->key);
 	fl_table_begin(&em);
 	for (i = 0; i < n; i++)
 		row(&em, w, i);
@@ -227,16 +266,21 @@ static int plot(const struct fl_whatif *w, const char *dir, const char *prog,
 	f = fl_open_out(dir, "whatif", ".tsv");
 	if (!f)
 		return -1;
-	fprintf(f, "# fairlab whatif %s\n# policy\t%s_pct_of_attempts\terr_mean_load\tfrontier\n",
-		path, cn);
+	/* counts as % of attempts, the modeled cost as it is (ns/s) */
+	fprintf(f, "# fairlab whatif %s\n# policy\t%s%s\terr_mean_%s\tfrontier\n",
+		path, cn, cost == FL_COST_MODELED ? "_ns_per_s" : "_pct_of_attempts",
+		w->error == FL_ERROR_SHARES ? "shares_pct" : "load");
 	for (i = 0; i < n; i++) {
 		const struct fa_replay_result *x = fa_replay_result(w->r, i);
 
-		if (x->policy.id == FA_REPLAY_RECORDED)
+		double c = fl_whatif_cost_of(&x->fig, cost);
+		double er = fl_whatif_error_of(&x->fig, w->error);
+
+		if (x->policy.id == FA_REPLAY_RECORDED || isnan(er))
 			continue;
 		fprintf(f, "%s\t%.6g\t%.6g\t%d\n", fl_whatif_label(&x->policy, name, sizeof(name)),
-			fl_pct((u64)fl_whatif_cost_of(&x->fig, cost), x->fig.attempts),
-			fa_err_mean_abs(&x->fig.err), w->front[i]);
+			cost == FL_COST_MODELED ? c : fl_pct((u64)c, x->fig.attempts),
+			er, w->front[i]);
 	}
 	if (fclose(f)) {
 		fl_error("%s/whatif.tsv: write failed", dir);
@@ -249,15 +293,17 @@ static int plot(const struct fl_whatif *w, const char *dir, const char *prog,
 		"set datafile separator \"\\t\"\nset grid\nset key top right\n");
 	for (i = 0; i < 2; i++)
 		fprintf(f, "set terminal %s\nset output 'whatif.%s'\n"
-			"set title 'replayed policies of one recording: mean |E| against %s' noenhanced\n"
-			"set xlabel '%s per tg\\_update attempt (%%)'\n"
-			"set ylabel 'time-weighted mean |E| per group (load; 0 drawn at 0.01)'\n"
+			"set title 'replayed policies of one recording: mean error against %s' noenhanced\n"
+			"set xlabel '%s%s' noenhanced\n"
+			"set ylabel '%s (0 drawn at 0.01)' noenhanced\n"
 			"set logscale y\n"
 			"plot 'whatif.tsv' using 2:($3 < 0.01 ? 0.01 : $3) with points pt 7 ps 0.8 title 'replayed policy', \\\n"
-			"     '< awk -F\"\\t\" \"\\$4 == 1\" whatif.tsv | sort -t\"\\t\" -k2,2g' using 2:($3 < 0.01 ? 0.01 : $3) with linespoints lw 2 pt 6 title 'Pareto frontier', \\\n"
+			"     '< awk -F\"\\t\" \"\\$4 == 1\" whatif.tsv | sort -k2,2g' using 2:($3 < 0.01 ? 0.01 : $3) with linespoints lw 2 pt 6 title 'Pareto frontier', \\\n"
 			"     '' using 2:($3 < 0.01 ? 0.01 : $3):1 with labels offset char 1,0.6 left font ',8' noenhanced notitle\n",
 			i ? "svg size 1000,700 noenhanced" : "pngcairo size 1000,700 noenhanced",
-			i ? "svg" : "png", cn, cn);
+			i ? "svg" : "png", fl_whatif_cost_label(cost), fl_whatif_cost_label(cost),
+			cost == FL_COST_MODELED ? "" : " per tg_update attempt (%)",
+			fl_whatif_error_label(w->error));
 	if (fclose(f)) {
 		fl_error("%s/whatif.gp: write failed", dir);
 		return -1;
@@ -271,6 +317,8 @@ int cmd_whatif(int argc, char **argv)
 		{ "policy", required_argument, NULL, 'p' },
 		{ "sweep", required_argument, NULL, 's' },
 		{ "cost", required_argument, NULL, 'C' },
+		{ "error", required_argument, NULL, 'E' },
+		{ "machine", required_argument, NULL, 'm' },
 		{ "rel", no_argument, NULL, 'r' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "gnuplot", required_argument, NULL, 'g' },
@@ -279,6 +327,7 @@ int cmd_whatif(int argc, char **argv)
 	struct fl_policy_list l = { 0 };
 	enum fl_format fmt = FL_FMT_TEXT;
 	enum fl_whatif_cost cost = FL_COST_WRITES;
+	enum fl_whatif_error error = FL_ERROR_ABS;
 	const char *dir = NULL, *prog = "gnuplot", *path;
 	struct fl_whatif w = { 0 };
 	int c, st, ret = FL_EXIT_USAGE;
@@ -303,10 +352,29 @@ int cmd_whatif(int argc, char **argv)
 				cost = FL_COST_SWITCHES;
 			else if (!strcmp(optarg, "xnode"))
 				cost = FL_COST_XNODE;
+			else if (!strcmp(optarg, "transfers"))
+				cost = FL_COST_TRANSFERS;
+			else if (!strcmp(optarg, "modeled"))
+				cost = FL_COST_MODELED;
 			else {
-				fl_error("--cost: '%s' is not writes, switches or xnode", optarg);
+				fl_error("--cost: '%s' is not writes, switches, xnode, transfers or modeled",
+					 optarg);
 				goto out;
 			}
+			break;
+		case 'E':
+			if (!strcmp(optarg, "abs")) {
+				error = FL_ERROR_ABS;
+			} else if (!strcmp(optarg, "shares")) {
+				error = FL_ERROR_SHARES;
+			} else {
+				fl_error("--error: '%s' is not abs or shares", optarg);
+				goto out;
+			}
+			break;
+		case 'm':
+			if (fl_machine_option(optarg))
+				goto out;
 			break;
 		case 'o':
 			dir = optarg;
@@ -340,8 +408,11 @@ int cmd_whatif(int argc, char **argv)
 		fl_error("out of memory");
 		goto out;
 	}
-	if (fl_whatif_run(&w, path, &l, cost, rel))
+	if (fl_whatif_run(&w, path, &l, cost, error, rel))
 		goto out;
+	if (error == FL_ERROR_SHARES && !fa_engine_total(w.e)->reads)
+		fl_warn("--error=shares: %s holds no tg_read records: no shares error, an empty frontier",
+			path);
 	nfr = fl_whatif_frontier_order(&w, cost, fr);
 	if (fmt == FL_FMT_TEXT) {
 		print_text(&w, path, cost, fr, nfr);

@@ -6,8 +6,10 @@
  * p99 is the value 99% of that group-time stays at or below.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "metrics.h"
 
 double fl_pct(u64 part, u64 whole)
@@ -179,6 +181,59 @@ static double coh_cost(const struct fa_segment *s, int m)
 	return sec > 0 ? fa_coh_cost_ns(&fa_coh_machines[m], s->coh) / sec : 0.0;
 }
 
+/*
+ * The headline machine (--machine): its cost is coh_cost_ns_per_s, and
+ * its name is in that metric's label.
+ */
+static int headline = FL_MACHINE_DEFAULT;
+static char headline_label[96] = "modeled cost (--machine), 2-socket Sapphire Rapids";
+
+int fl_machine_find(const char *key)
+{
+	int m;
+
+	for (m = 0; m < fa_coh_nr_machines; m++)
+		if (!strcmp(fa_coh_machines[m].key, key))
+			return m;
+	return -1;
+}
+
+int fl_machine_option(const char *arg)
+{
+	int m = fl_machine_find(arg);
+
+	if (m < 0) {
+		char keys[256] = "";
+		size_t k = 0;
+
+		for (m = 0; m < fa_coh_nr_machines && k < sizeof(keys); m++)
+			k += (size_t)snprintf(keys + k, sizeof(keys) - k, "%s%s (%s)",
+					      m ? ", " : "", fa_coh_machines[m].key,
+					      fa_coh_machines[m].name);
+		fl_error("--machine: '%s' is not one of %s", arg, keys);
+		return -1;
+	}
+	fl_machine_set(m);
+	return 0;
+}
+
+void fl_machine_set(int m)
+{
+	headline = m;
+	snprintf(headline_label, sizeof(headline_label), "modeled cost (--machine), %s",
+		 fa_coh_machines[m].name);
+}
+
+const struct fa_coh_machine *fl_machine(void)
+{
+	return &fa_coh_machines[headline];
+}
+
+double fl_coh_cost(const struct fa_segment *s)
+{
+	return coh_cost(s, headline);
+}
+
 static double coh_cost_spr(const struct fa_segment *s)
 {
 	return coh_cost(s, 0);
@@ -260,6 +315,7 @@ const struct fl_metric fl_metrics[] = {
 	{ "coh_node_per_s", "modeled transfers, same node, other LLC", "1/s", 1, coh_node_rate },
 	{ "coh_xnode_per_s", "modeled transfers, cross-node", "1/s", 1, coh_xnode_rate },
 	{ "coh_unknown_per_s", "modeled transfers, CPU not placed", "1/s", 1, coh_unknown_rate },
+	{ "coh_cost_ns_per_s", headline_label, "ns/s", 1, fl_coh_cost },
 	{ "coh_cost_spr_ns_per_s", "modeled cost, 2-socket Sapphire Rapids", "ns/s", 1, coh_cost_spr },
 	{ "coh_cost_milan_ns_per_s", "modeled cost, 2-socket EPYC Milan", "ns/s", 1, coh_cost_milan },
 	{ "err_max_load", "|E| max", "load", 0, err_max },

@@ -23,6 +23,28 @@ extern const int fl_nr_metrics;
 /* Index of the metric with @key, or -1. */
 int fl_metric_find(const char *key);
 
+/*
+ * The machine whose modeled cost is the headline one (coh_cost_ns_per_s,
+ * labelled with its name), an index of fa_coh_machines[] (fa_coh.h):
+ * FL_MACHINE_DEFAULT (2-socket Sapphire Rapids) unless --machine says
+ * otherwise.
+ */
+#define FL_MACHINE_DEFAULT 0
+#define FL_MACHINE_HELP \
+"  --machine=M    the machine whose modeled cost (ns of transfer latency per\n" \
+"                 second) is the headline coh_cost_ns_per_s: spr (2-socket\n" \
+"                 Sapphire Rapids, 59/59/138 ns; the default) or milan\n" \
+"                 (2-socket EPYC Milan, 23/107/197 ns) for a transfer within\n" \
+"                 an LLC / a node / across nodes (tools/README.md: sources)\n"
+/* Index of the machine with key @key ("spr"), or -1. */
+int fl_machine_find(const char *key);
+/* --machine=@arg: selects it, or prints why not (0, or -1: a usage error). */
+int fl_machine_option(const char *arg);
+void fl_machine_set(int m);
+const struct fa_coh_machine *fl_machine(void);
+/* Modeled cost on the headline machine, ns per second of @s (0: no time). */
+double fl_coh_cost(const struct fa_segment *s);
+
 /* Percent helpers shared with the tables: 0 when the base is 0. */
 double fl_pct(u64 part, u64 whole);
 

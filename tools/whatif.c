@@ -3,19 +3,30 @@
  * A recording replayed under many policies, and its Pareto frontier
  * (see whatif.h).
  */
+#include <math.h>
 #include <stdlib.h>
 
 #include "analyze.h"
 #include "cli.h"
+#include "metrics.h"
 #include "whatif.h"
 
 double fl_whatif_cost_of(const struct fa_segment *f, enum fl_whatif_cost cost)
 {
+	u64 n = 0;
+	int d;
+
 	switch (cost) {
 	case FL_COST_SWITCHES:
 		return (double)f->switches;
 	case FL_COST_XNODE:
 		return (double)f->xnode;
+	case FL_COST_TRANSFERS:
+		for (d = 0; d < FA_COH_NR; d++)
+			n += f->coh[d];
+		return (double)n;
+	case FL_COST_MODELED:
+		return fl_coh_cost(f);
 	case FL_COST_WRITES:
 		break;
 	}
@@ -29,10 +40,52 @@ const char *fl_whatif_cost_name(enum fl_whatif_cost cost)
 		return "switches";
 	case FL_COST_XNODE:
 		return "xnode";
+	case FL_COST_TRANSFERS:
+		return "transfers";
+	case FL_COST_MODELED:
+		return "modeled";
 	case FL_COST_WRITES:
 		break;
 	}
 	return "writes";
+}
+
+const char *fl_whatif_cost_label(enum fl_whatif_cost cost)
+{
+	static char buf[128];
+
+	switch (cost) {
+	case FL_COST_SWITCHES:
+		return "writer switches (n)";
+	case FL_COST_XNODE:
+		return "cross-node writer switches (n)";
+	case FL_COST_TRANSFERS:
+		return "modeled line transfers (n)";
+	case FL_COST_MODELED:
+		snprintf(buf, sizeof(buf), "modeled cost on %s (ns/s)", fl_machine()->name);
+		return buf;
+	case FL_COST_WRITES:
+		break;
+	}
+	return "writes (n)";
+}
+
+double fl_whatif_error_of(const struct fa_segment *f, enum fl_whatif_error error)
+{
+	if (error == FL_ERROR_SHARES)
+		return f->shares.rel_time_ns ? 100.0 * fa_err_mean_rel(&f->shares) : NAN;
+	return fa_err_mean_abs(&f->err);
+}
+
+const char *fl_whatif_error_name(enum fl_whatif_error error)
+{
+	return error == FL_ERROR_SHARES ? "shares" : "abs";
+}
+
+const char *fl_whatif_error_label(enum fl_whatif_error error)
+{
+	return error == FL_ERROR_SHARES ? "time-weighted mean shares error (%)" :
+					  "time-weighted mean |E| (load)";
 }
 
 static bool is_recorded(const struct fa_replay_result *x)
@@ -40,7 +93,10 @@ static bool is_recorded(const struct fa_replay_result *x)
 	return x->policy.id == FA_REPLAY_RECORDED;
 }
 
-/* No other replayed policy has both a lower or equal cost and error, one lower. */
+/*
+ * No other replayed policy has both a lower or equal cost and error, one
+ * lower; a policy without the error (NaN) is on no frontier.
+ */
 static void mark_frontier(struct fl_whatif *w, enum fl_whatif_cost cost)
 {
 	u32 n = fa_replay_count(w->r), i, j;
@@ -48,15 +104,15 @@ static void mark_frontier(struct fl_whatif *w, enum fl_whatif_cost cost)
 	for (i = 0; i < n; i++) {
 		const struct fa_replay_result *a = fa_replay_result(w->r, i);
 		double ca = fl_whatif_cost_of(&a->fig, cost);
-		double ea = fa_err_mean_abs(&a->fig.err);
+		double ea = fl_whatif_error_of(&a->fig, w->error);
 
-		w->front[i] = !is_recorded(a);
+		w->front[i] = !is_recorded(a) && !isnan(ea);
 		for (j = 0; j < n && w->front[i]; j++) {
 			const struct fa_replay_result *b = fa_replay_result(w->r, j);
 			double cb = fl_whatif_cost_of(&b->fig, cost);
-			double eb = fa_err_mean_abs(&b->fig.err);
+			double eb = fl_whatif_error_of(&b->fig, w->error);
 
-			if (j != i && !is_recorded(b) && cb <= ca && eb <= ea &&
+			if (j != i && !is_recorded(b) && !isnan(eb) && cb <= ca && eb <= ea &&
 			    (cb < ca || eb < ea))
 				w->front[i] = false;
 		}
@@ -64,12 +120,14 @@ static void mark_frontier(struct fl_whatif *w, enum fl_whatif_cost cost)
 }
 
 int fl_whatif_run(struct fl_whatif *w, const char *path,
-		  const struct fl_policy_list *l, enum fl_whatif_cost cost, bool rel)
+		  const struct fl_policy_list *l, enum fl_whatif_cost cost,
+		  enum fl_whatif_error error, bool rel)
 {
 	struct fa_engine_cfg cfg = { 0 };
 
 	w->e = NULL;
 	w->rel = rel;
+	w->error = error;
 	w->front = calloc(l->n ? l->n : 1, sizeof(*w->front));
 	w->r = fa_replay_new(l->p, l->n, rel);
 	cfg.replay = w->r;

@@ -11,11 +11,19 @@
 #include "fa_replay.h"
 #include "whatif_policies.h"
 
-/* What the frontier minimises besides the time-weighted mean |E|. */
+/* The frontier's cost axis. */
 enum fl_whatif_cost {
 	FL_COST_WRITES,		/* tg->load_avg writes */
-	FL_COST_SWITCHES,	/* writer switches: modeled cacheline transfers */
+	FL_COST_SWITCHES,	/* writer switches (write-only, raw) */
 	FL_COST_XNODE,		/* cross-node writer switches */
+	FL_COST_TRANSFERS,	/* modeled line transfers, reads and writes (fa_coh.h) */
+	FL_COST_MODELED,	/* their modeled cost on the headline machine (ns/s) */
+};
+
+/* The frontier's error axis: a time-weighted mean. */
+enum fl_whatif_error {
+	FL_ERROR_ABS,		/* |E| (load) */
+	FL_ERROR_SHARES,	/* the shares error (%): needs tg_read records */
 };
 
 struct fl_whatif {
@@ -23,6 +31,7 @@ struct fl_whatif {
 	struct fa_replay *r;
 	bool *front;		/* per policy: on the Pareto frontier */
 	bool rel;		/* relative errors replayed */
+	enum fl_whatif_error error;	/* the frontier's error axis */
 };
 
 /*
@@ -30,12 +39,18 @@ struct fl_whatif {
  * @rel: relative errors too (fa_replay_new()).
  */
 int fl_whatif_run(struct fl_whatif *w, const char *path,
-		  const struct fl_policy_list *l, enum fl_whatif_cost cost, bool rel);
+		  const struct fl_policy_list *l, enum fl_whatif_cost cost,
+		  enum fl_whatif_error error, bool rel);
 void fl_whatif_free(struct fl_whatif *w);
 
 double fl_whatif_cost_of(const struct fa_segment *f, enum fl_whatif_cost cost);
-/* Column key and text unit of a cost. */
+/* --cost's word for a cost, and its axis label with the unit. */
 const char *fl_whatif_cost_name(enum fl_whatif_cost cost);
+const char *fl_whatif_cost_label(enum fl_whatif_cost cost);
+/* The frontier's error of @f (NaN: unknown, e.g. no reads recorded). */
+double fl_whatif_error_of(const struct fa_segment *f, enum fl_whatif_error error);
+const char *fl_whatif_error_name(enum fl_whatif_error error);
+const char *fl_whatif_error_label(enum fl_whatif_error error);
 
 /*
  * Indices of the frontier's policies by increasing cost into @idx (room

@@ -37,4 +37,44 @@ static struct fa_event upd(u64 ts, s32 cpu, u64 tg, s32 cfs_cpu, u64 load,
 	return ev;
 }
 
+/* A tg_read record (nr: the reading CPU's count with this read). */
+__attribute__((unused))
+static struct fa_event rd(u64 ts, s32 cpu, u64 tg, s32 cfs_cpu, s64 tla,
+			  u64 contrib, u64 load, u64 tg_shares, s64 shares,
+			  u64 nr)
+{
+	struct fa_event ev;
+	struct fa_tg_read *r = &ev.u.tg_read;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.ts = ts;
+	ev.cpu = cpu;
+	ev.type = FA_EV_TG_READ;
+	r->tg = tg;
+	r->cfs_cpu = cfs_cpu;
+	r->tg_load_avg = tla;
+	r->contrib = contrib;
+	r->load = load;
+	r->load_avg = load;
+	r->tg_shares = tg_shares;
+	r->shares = shares;
+	r->nr = nr;
+	return ev;
+}
+
+/* A cpu_topology record (executed on CPU 0, as the describe writes them). */
+__attribute__((unused))
+static struct fa_event topology(u64 ts, s32 cpu, s32 node, s32 llc)
+{
+	struct fa_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.ts = ts;
+	ev.type = FA_EV_CPU_TOPOLOGY;
+	ev.u.cpu_topology.cpu = cpu;
+	ev.u.cpu_topology.node = node;
+	ev.u.cpu_topology.llc = llc;
+	return ev;
+}
+
 #endif /* FA_TEST_RECORDS_H */

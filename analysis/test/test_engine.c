@@ -22,17 +22,10 @@ static struct fa_event wr(u64 ts, s32 cpu, u64 tg)
 	return upd(ts, cpu, tg, cpu, 10, 0, true, 10, FL_TG_FORCE, 0);
 }
 
+/* A cpu_topology record: each CPU its own LLC. */
 static struct fa_event topo(u64 ts, s32 cpu, s32 node)
 {
-	struct fa_event ev;
-
-	memset(&ev, 0, sizeof(ev));
-	ev.ts = ts;
-	ev.type = FA_EV_CPU_TOPOLOGY;
-	ev.u.cpu_topology.cpu = cpu;
-	ev.u.cpu_topology.node = node;
-	ev.u.cpu_topology.llc = cpu;
-	return ev;
+	return topology(ts, cpu, node, cpu);
 }
 
 static struct fa_event sw(u64 ts, s32 cpu, u8 kind, u8 oldp, u32 olda,
@@ -768,30 +761,6 @@ static void test_audit_mismatch(void)
 	ok(!r.win[2].exact, "audit mismatch: that window is not exact");
 	is_u64(t->audit_untracked, 2, "audit mismatch: B, never updated, audited twice");
 	run_end(&r);
-}
-
-/* A tg_read record (nr: the reading CPU's count with this read). */
-static struct fa_event rd(u64 ts, s32 cpu, u64 tg, s32 cfs_cpu, s64 tla,
-			  u64 contrib, u64 load, u64 tg_shares, s64 shares,
-			  u64 nr)
-{
-	struct fa_event ev;
-	struct fa_tg_read *r = &ev.u.tg_read;
-
-	memset(&ev, 0, sizeof(ev));
-	ev.ts = ts;
-	ev.cpu = cpu;
-	ev.type = FA_EV_TG_READ;
-	r->tg = tg;
-	r->cfs_cpu = cfs_cpu;
-	r->tg_load_avg = tla;
-	r->contrib = contrib;
-	r->load = load;
-	r->load_avg = load;
-	r->tg_shares = tg_shares;
-	r->shares = shares;
-	r->nr = nr;
-	return ev;
 }
 
 /*

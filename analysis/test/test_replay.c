@@ -197,6 +197,120 @@ static void test_stock_gate(void)
 	done(&x);
 }
 
+/* records.h's tg_read of group TG, tg->shares 1024. */
+static struct fa_event rd_t(u64 ts, s32 cpu, s32 cfs_cpu, s64 tg_load_avg,
+			    u64 contrib, u64 load, s64 shares, u64 nr)
+{
+	return rd(ts, cpu, TG, cfs_cpu, tg_load_avg, contrib, load, 1024, shares, nr);
+}
+
+/*
+ * Reads under other policies: the shares a policy's own tg->load_avg
+ * gives, and its line's transfers.  Recorded under stock, tg->shares 1024:
+ *   u1  0 ms  CPU0 cfs0 load 100, contrib 0: written (tg->load_avg 100)
+ *   u2 10 ms  CPU1 cfs1 load 200, contrib 0: written (300)
+ *   u3 20 ms  CPU0 cfs1 load 210, contrib 200: written (10 > 200/64; 310)
+ *   r1 30 ms  CPU0 reads cfs0: tg->load_avg 310, contrib 100, load 100:
+ *             shares 1024 * 100 / (310 - 100 + 100) = 330 (330.3)
+ *   r2 50 ms  CPU1 reads cfs1: 310, contrib 210, load 210: 1024 * 210 /
+ *             310 = 693 (693.7)
+ *   u4 60 ms  CPU0 cfs0 load 100, contrib 100: not written (delta 0)
+ * The ideal (tg->load_avg = sum(load) = 310) is the recorded shares at
+ * both reads: no shares error as recorded.
+ *  fixed:16  holds u3 back (10 <= 16): at r1 its tg->load_avg is 310 +
+ *            E (-10) = 300, cfs0's contrib 100: 102400 / 300 = 341, off
+ *            the ideal by 11 (11/330 = 3.33%); at r2 cfs1's own contrib is
+ *            200: 215040 / (300 - 200 + 210) = 693: no error.  Errors
+ *            held until the next read of the cfs_rq or the end (60 ms):
+ *            3.33% for 30 ms, 0 for 10 ms: mean 3.33% x 30/40 = 2.5%.
+ *            Line: W0, W1 (transfer), R0 (transfer: 1 modified it), R1
+ *            (hit, Shared): 2 transfers, 1 by a read.
+ *  recorded  stock: W0, W1 (transfer), W0 (u3: transfer), R0 (hit), R1
+ *            (transfer: 0 modified it): 3, 1 by a read; the engine's.
+ */
+static void test_reads(void)
+{
+	const struct fl_tg_policy pol[] = { { FL_TG_FIXED, 16 }, { FA_REPLAY_RECORDED, 0 } };
+	struct fa_event ev[] = {
+		upd_t(0 * MS, 0, 0, 100, 0, true, 100, FL_SINCE_NEVER, FL_TG_STOCK, 0, 4),
+		upd_t(10 * MS, 1, 1, 200, 0, true, 300, FL_SINCE_NEVER, FL_TG_STOCK, 0, 4),
+		upd_t(20 * MS, 0, 1, 210, 200, true, 310, 10 * MS, FL_TG_STOCK, 0, 4),
+		rd_t(30 * MS, 0, 0, 310, 100, 100, 330, 1),
+		rd_t(50 * MS, 1, 1, 310, 210, 210, 693, 1),
+		upd_t(60 * MS, 0, 0, 100, 100, false, 310, 60 * MS, FL_TG_STOCK, 0, 4),
+	};
+	const struct fa_segment *t;
+	struct run x;
+
+	run(&x, pol, 2, ev, 6);
+	t = fa_engine_total(x.e);
+	is_u64(t->read_mismatch, 0, "the recorded shares are calc_group_shares()'s");
+	is_u64(fig(&x, 0)->writes, 2, "fixed:16: writes u1, u2 (u3 held back)");
+	is_u64(fig(&x, 0)->reads, 2, "fixed:16: the 2 recorded reads");
+	is_u64(fig(&x, 0)->shares.max_abs, 11, "fixed:16: |given - ideal| max 341 - 330 = 11");
+	is_dbl(fig(&x, 0)->shares.max_rel, 11.0 / 330, "fixed:16: shares error max 11/330");
+	is_dbl(fa_err_mean_rel(&fig(&x, 0)->shares), 11.0 / 330 * 30 / 40,
+	       "fixed:16: time-weighted mean 3.33%% x 30 ms / 40 ms of cfs_rq-time");
+	is_u64(fig(&x, 0)->coh[FA_COH_UNKNOWN], 2, "fixed:16: 2 transfers (CPUs not placed)");
+	is_u64(fig(&x, 0)->coh_by_read, 1, "fixed:16: 1 of them by a read");
+	is_u64(fig(&x, 1)->coh[FA_COH_UNKNOWN], 3, "recorded: 3 transfers");
+	is_u64(fig(&x, 1)->coh_by_read, 1, "recorded: 1 of them by a read");
+	is_u64(t->coh[FA_COH_UNKNOWN], 3, "engine: the same 3 transfers");
+	is_u64(fig(&x, 1)->shares.max_abs, 0, "recorded: no shares error");
+	is_u64(fig(&x, 1)->shares.time_ns, t->shares.time_ns,
+	       "recorded: the engine's cfs_rq-time of the shares error (40 ms)");
+	is_u64(t->shares.time_ns, 40 * MS, "engine: 30 + 10 ms of cfs_rq-time");
+	done(&x);
+}
+
+/* A cpu_topology record: one LLC per node. */
+static struct fa_event topo(u64 ts, s32 cpu, s32 node)
+{
+	return topology(ts, cpu, node, node);
+}
+
+/*
+ * Writer switches recorded before cpu_topology places their CPUs (idle
+ * CPUs' records land before the describe): unknown when made, classified
+ * once both CPUs are placed, by the engine's own code (fa_pending_*).
+ * Writes (stock, every one written) on CPUs 0, 1, 2, 0; then CPU 0 on
+ * node 0, CPU 1 on node 1, CPU 2 on node 0: switches 0->1 (cross-node),
+ * 1->2 (cross-node), 2->0 (same node): 3 switches, 2 cross-node, none
+ * unknown, for "recorded" and nonzero (which writes the same) as for
+ * the engine; fixed:16 writes only the first two (loads 100, 200 from 0,
+ * then deltas of 5): 1 switch, cross-node.
+ */
+static void test_switch_resolve(void)
+{
+	const struct fl_tg_policy pol[] = {
+		{ FA_REPLAY_RECORDED, 0 }, { FL_TG_NONZERO, 0 }, { FL_TG_FIXED, 16 },
+	};
+	struct fa_event ev[] = {
+		upd_t(1 * MS, 0, 0, 100, 0, true, 100, FL_SINCE_NEVER, FL_TG_STOCK, 0, 4),
+		upd_t(2 * MS, 1, 1, 200, 0, true, 300, FL_SINCE_NEVER, FL_TG_STOCK, 0, 4),
+		upd_t(3 * MS, 2, 1, 205, 200, true, 305, 1 * MS, FL_TG_STOCK, 0, 4),
+		upd_t(4 * MS, 0, 0, 105, 100, true, 310, 3 * MS, FL_TG_STOCK, 0, 4),
+		topo(5 * MS, 0, 0), topo(5 * MS, 1, 1), topo(5 * MS, 2, 0),
+	};
+	const struct fa_segment *t;
+	struct run x;
+	u32 i;
+
+	run(&x, pol, 3, ev, 7);
+	t = fa_engine_total(x.e);
+	is_u64(t->xnode, 2, "engine: 2 cross-node switches once the CPUs are placed");
+	is_u64(t->xnode_unknown, 0, "engine: none left unknown");
+	for (i = 0; i < 2; i++) {
+		is_u64(fig(&x, i)->switches, 3, "policy %u: 3 switches", i);
+		is_u64(fig(&x, i)->xnode, 2, "policy %u: 2 cross-node, as the engine's", i);
+		is_u64(fig(&x, i)->xnode_unknown, 0, "policy %u: none left unknown", i);
+	}
+	is_u64(fig(&x, 2)->switches, 1, "fixed:16: 1 switch (0 -> 1)");
+	is_u64(fig(&x, 2)->xnode, 1, "fixed:16: cross-node");
+	is_u64(fig(&x, 2)->xnode_unknown, 0, "fixed:16: none left unknown");
+	done(&x);
+}
+
 /*
  * A CPU going offline (6.8+ clear_tg_load_avg): recorded as a write of
  * load 0, delta = -contrib, site clear_tg_load_avg, under whatever policy
@@ -252,6 +366,8 @@ int main(void)
 	test_ratelimit_clock();
 	test_budget_tg_load();
 	test_stock_gate();
+	test_reads();
+	test_switch_resolve();
 	test_offline_clear();
 	return tap_done();
 }

@@ -68,7 +68,7 @@ if [ "${1:-}" = --rerecord ] || [ ! -s "$raw" ]; then
 	# so that an edit to it during this long run cannot break the run
 	bash -c "$(cat tests/vm/run-scenario.sh)" tests/vm/run-scenario.sh \
 		--smp 4 --mem 6144 --timeout $((secs * 3 * 4 + 900)) --out "$out" \
-		--append "FL_DATA_SECS=$secs FL_DATA_RECORDS=$records FL_DATA_GROUPS=16 FL_DATA_DEPTH=4 FL_TRACE_BUF_KB=65536 FL_ALLOW_LOST=1 FL_DATA_COMPRESSION=none FL_DATA_CHECK=0" \
+		--append "FL_DATA_SECS=$secs FL_DATA_RECORDS=$records FL_DATA_GROUPS=16 FL_DATA_DEPTH=4 FL_TRACE_BUF_KB=65536 FL_RECORD_STOP_SECS=1800 FL_ALLOW_LOST=1 FL_DATA_COMPRESSION=none FL_DATA_CHECK=0" \
 		tests/vm/scenarios/analyzer-data.guest.sh >"$top/build/bench/analyzer-big.log" 2>&1 ||
 		die "the VM run failed: build/bench/analyzer-big.log"
 	rm -f "$big"

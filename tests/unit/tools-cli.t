@@ -38,6 +38,27 @@ check "report --table without --csv: exit 2, says why" \
 	eval 'test $s = 2 && grep -q -- "--table.*needs --csv" "$err" && ! test -s "$out"'
 run_fl "$out" "$err" report --json --table=groups "$ref"; s=$?
 check "report --json --table: exit 2" test $s = 2
+# --machine: the headline modeled cost is that machine's row of the table
+# (each row pinned on a hand-worked sequence in analysis-coh.t); the
+# default is spr; another name is a usage error
+for m in "" spr milan; do
+	run_fl "$out" "$err" report --json ${m:+--machine=$m} "$ref"; s=$?
+	got=$(awk -F': ' '/"coh_cost_ns_per_s"/ { gsub(/,/, "", $2); print $2; exit }' "$out")
+	want=$(awk -F': ' -v k="\"coh_cost_${m:-spr}_ns_per_s\"" '$1 ~ k { gsub(/,/, "", $2); print $2; exit }' "$out")
+	check "report --machine=${m:-(default)}: coh_cost_ns_per_s = coh_cost_${m:-spr}_ns_per_s ($got)" \
+		eval 'test $s = 0 -a -n "$got" && test "$got" = "$want"'
+done
+run_fl "$out" "$err" report --machine=milan "$ref"; s=$?
+check "report --machine=milan: the text names the machine" \
+	eval 'test $s = 0 && grep -q "modeled cost (--machine), 2-socket EPYC Milan" "$out"'
+for cmd in report compare whatif; do
+	run_fl "$out" "$err" $cmd --machine=vax "$ref" "$ref"; s=$?
+	check "$cmd --machine=vax: exit 2, lists the machines" \
+		eval 'test $s = 2 && grep -q "spr" "$err" && grep -q "milan" "$err"'
+done
+run_fl "$out" "$err" compare --machine=milan --csv "$ref" "$ref"; s=$?
+check "compare --machine=milan: the headline cost row" \
+	eval 'test $s = 0 && grep -q "^coh_cost_ns_per_s," "$out"'
 run_fl "$out" "$err" report --csv --top=3 "$ref"; s=$?
 check "report --csv --top: exit 2 (--top is for text)" \
 	eval 'test $s = 2 && grep -q -- "--top" "$err"'

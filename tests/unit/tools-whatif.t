@@ -17,7 +17,8 @@ trap 'rm -rf "$tmp"' EXIT
 out=$tmp/out err=$tmp/err
 
 # the figures compared, as the JSON outputs print them (%.12g)
-keys="attempts_n writes_n switches_n xnode_switches_n err_max_load err_mean_load err_p99_load err_rel_mean_pct writes_per_s diverged_n"
+keys="attempts_n writes_n switches_n xnode_switches_n reads_n coh_transfers_n coh_cost_ns_per_s shares_err_rel_max_pct shares_err_rel_mean_pct shares_err_rel_p99_pct err_max_load err_mean_load err_p99_load err_rel_mean_pct writes_per_s diverged_n"
+nkeys=15	# all but diverged_n, which report has not
 # after ANCHOR: "key value" for each of $keys, its first occurrence after
 # the line holding ANCHOR (the writers print one member per line)
 after() {
@@ -45,7 +46,12 @@ for f in "$ref" "$DATA/analyzer-policies.dat"; do
 	figures_report "$f" >"$tmp/rep"
 	figures_whatif "$f" recorded >"$tmp/wi"
 	check "$name: replayed as recorded, no decision differs" grep -qx "diverged_n 0" "$tmp/wi"
-	if [ "$(wc -l <"$tmp/rep")" = 9 ] && grep -v diverged "$tmp/wi" | cmp -s - "$tmp/rep"; then
+	# analyzer-policies.dat holds tg_read records: the reads' shares error
+	# and transfers are among the figures compared, not null
+	[ "$name" = analyzer-policies.dat ] &&
+		check "$name: holds reads, the shares error replayed ($(grep -E '^(reads_n|shares_err_rel_mean_pct) ' "$tmp/wi" | tr '\n' ' '))" \
+			eval 'grep -qE "^reads_n [1-9]" "$tmp/wi" && grep -qE "^shares_err_rel_mean_pct [0-9]" "$tmp/wi"'
+	if [ "$(wc -l <"$tmp/rep")" = $nkeys ] && grep -v diverged "$tmp/wi" | cmp -s - "$tmp/rep"; then
 		ok "$name: replayed figures = fairlab report's ($(tr '\n' ' ' <"$tmp/rep"))"
 	else
 		not_ok "$name: replayed figures differ from fairlab report's"
@@ -92,21 +98,27 @@ fi
 check "default: exit 0, no sanitizer report" eval 'test $s = 0 && ! grep -qE "$SAN_REPORT" "$err"'
 n=$(grep -c '"policy": ' "$out")
 check "default: 50 policies ($n)" test "$n" = 50
+# dominated COST_KEY < CSV: "wrong: P" for each replayed policy whose
+# frontier mark is not "no other has both a lower or equal COST_KEY and
+# mean |E|, one lower"; "empty frontier" when none is on it
+dominated() {
+	awk -F, -v k="$1" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$(c["policy"]) != "recorded" { n++; p[n] = $(c["policy"]); w[n] = $(c[k]) + 0
+			e[n] = $(c["err_mean_load"]) + 0; f[n] = $(c["frontier"]) }
+		END {
+			for (i = 1; i <= n; i++) {
+				dom = 0
+				for (j = 1; j <= n; j++)
+					if (j != i && w[j] <= w[i] && e[j] <= e[i] && (w[j] < w[i] || e[j] < e[i])) dom = 1
+				if (dom == (f[i] == "*")) print "wrong:", p[i]
+				front += !dom
+			}
+			if (!front) print "empty frontier"
+		}'
+}
 # the frontier from the CSV: exactly the replayed policies no other dominates
-"$FAIRLAB" whatif --csv "$ref" 2>/dev/null | awk -F, '
-	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-	$(c["policy"]) != "recorded" { n++; p[n] = $(c["policy"]); w[n] = $(c["writes_n"]) + 0
-		e[n] = $(c["err_mean_load"]) + 0; f[n] = $(c["frontier"]) }
-	END {
-		for (i = 1; i <= n; i++) {
-			dom = 0
-			for (j = 1; j <= n; j++)
-				if (j != i && w[j] <= w[i] && e[j] <= e[i] && (w[j] < w[i] || e[j] < e[i])) dom = 1
-			if (dom == (f[i] == "*")) print "wrong:", p[i]
-			front += !dom
-		}
-		if (!front) print "empty frontier"
-	}' >"$tmp/dom"
+"$FAIRLAB" whatif --csv "$ref" 2>/dev/null | dominated writes_n >"$tmp/dom"
 check "frontier = the replayed policies no other dominates" test ! -s "$tmp/dom"
 "$FAIRLAB" whatif --csv --policy=stock,recorded --sweep=relative:4..16x2 "$ref" >"$out" 2>"$err"; s=$?
 check "--csv: header and 5 rows (stock, recorded, relative:4, 8, 16)" \
@@ -119,10 +131,35 @@ if command -v gnuplot >/dev/null; then
 	check "-o DIR: whatif.png and whatif.svg" eval 'test $s = 0 -a -s "$tmp/plot/whatif.png" -a -s "$tmp/plot/whatif.svg"'
 fi
 
+# the frontier on the modeled cost (--cost=modeled) on each machine: the
+# cost column is report's coh_cost_ns_per_s for that machine, and the
+# frontier the policies no other dominates on it
+for m in spr milan; do
+	"$FAIRLAB" whatif --csv --cost=modeled --machine=$m "$ref" >"$tmp/m.csv" 2>"$err"; s=$?
+	"$FAIRLAB" report --json --machine=$m "$ref" 2>/dev/null | after '"total": {' >"$tmp/rep"
+	want=$(awk '$1 == "coh_cost_ns_per_s" { print $2 }' "$tmp/rep")
+	{
+		awk -F, -v want="$want" '
+			NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			# the CSV prints 4 decimals
+			$(c["policy"]) == "recorded" { d = $(c["coh_cost_ns_per_s"]) - want; if (d < 0) d = -d
+				if (d > 0.0001) print "recorded cost", $(c["coh_cost_ns_per_s"]), "!= report", want }' "$tmp/m.csv"
+		dominated coh_cost_ns_per_s <"$tmp/m.csv"
+	} >"$tmp/dom"
+	check "--cost=modeled --machine=$m: report's cost as recorded ($want ns/s), frontier = the undominated" \
+		eval 'test $s = 0 -a -n "$want" && test ! -s "$tmp/dom"'
+done
+# without reads in the recording, --error=shares has no error to rank: a
+# warning, no frontier
+"$FAIRLAB" whatif --json --error=shares --policy=stock,force "$ref" >"$out" 2>"$err"; s=$?
+check "--error=shares on a recording without reads: a warning, an empty frontier" \
+	eval 'test $s = 0 && grep -q "no tg_read records" "$err" && grep -q "\"frontier\": \[\]" "$out"'
+
 # ---- usage errors exit 2 ---------------------------------------------------
 for args in "" "--policy=stok $ref" "--policy=relative:0 $ref" "--sweep=relative:0..8 $ref" \
 	"--sweep=stock:1..2 $ref" "--sweep=fixed:8..4 $ref" "--sweep=fixed:1..8x1 $ref" \
 	"--sweep=fixed:1..8*0 $ref" "--sweep=fixed:1..2y $ref" "--cost=money $ref" \
+	"--machine=m1 $ref" "--error=rel $ref" \
 	"--json --csv $ref" "$ref $ref" "--no-such $ref"; do
 	run_fl "$out" "$err" whatif $args; s=$?
 	check "whatif $args: exit 2 with a message" eval 'test $s = 2 -a -s "$err"'

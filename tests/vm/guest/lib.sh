@@ -337,7 +337,9 @@ record_start() {
 	fi
 }
 
-# record_stop NAME: SIGINT the recorder, wait (bounded, 30 s), then check
+# record_stop NAME: SIGINT the recorder, wait (bounded: FL_RECORD_STOP_SECS,
+# default 30 s; trace-cmd merges its per-CPU files into the .dat then,
+# which for the GB of make bench-analyzer takes minutes under TCG), then check
 # the file's buffer statistics (trace-cmd report --stat, kept in
 # $FL_OUT/NAME.stat.txt) for lost events: sets FL_LOST to their count;
 # FL_ALLOW_LOST=1 turns a loss into a log line instead of a failure.
@@ -346,9 +348,9 @@ record_stop() {
 	_p=$(cat "/tmp/fl-record-$_n.pid" 2>/dev/null)
 	[ -n "$_p" ] || { not_ok "record $_n" "record_start $_n not called"; return 1; }
 	kill -INT "$_p" 2>/dev/null
-	if ! wait_for 30 eval "! kill -0 $_p 2>/dev/null"; then
+	if ! wait_for "${FL_RECORD_STOP_SECS:-30}" eval "! kill -0 $_p 2>/dev/null"; then
 		kill -KILL "$_p" 2>/dev/null
-		not_ok "record $_n" "trace-cmd did not stop in 30s"
+		not_ok "record $_n" "trace-cmd did not stop in ${FL_RECORD_STOP_SECS:-30}s"
 		return 1
 	fi
 	wait "$_p" 2>/dev/null

@@ -7,9 +7,11 @@
  * recorded with the inputs and result of the shares computed from it.
  *
  * Version-independent: a port supplies the computation, this header the
- * counting and the trace.  Inline in the port's update_cfs_group(), so
- * that with tracing off a read costs one per-CPU increment more than the
- * kernel's.  Included by port.h, after sched.h; callers hold the rq lock.
+ * counting and the trace.  Inline in the port's update_cfs_group(): with
+ * tracing off a read adds a per-CPU increment and a jump-label nop to the
+ * kernel's (make bench-profile on 6.1: 35.1 instructions per call against
+ * vmlinux's 25.8).  Included by port.h, after sched.h; callers hold the
+ * rq lock.
  */
 #ifndef FAIRLAB_TG_READ_H
 #define FAIRLAB_TG_READ_H

@@ -22,7 +22,7 @@ FL_TRACE_BUF_KB=${TG_BUF_KB:-65536}
 : "${TG_B_SECS:=1}"	# per policy in (b)
 : "${TG_C_SECS:=2}"	# per segment in (c)
 B_POLICIES="stock force nonzero relative:8 relative:64 turner1 turner2
-fixed:64 fixed:0 log2:8 ratelimit:10000 budget:5 budget:100"
+fixed:64 fixed:0 log2:8 ratelimit:30000 budget:5 budget:100"
 C_POLICIES="force stock relative:8 ratelimit:1000 ratelimit:1000 relative:8 stock force"
 
 up() { cut -d' ' -f1 /proc/uptime; }

@@ -195,7 +195,8 @@ struct rp_rec {
 
 struct fa_replay {
 	u32 npol;
-	bool rel;		/* relative error too */
+	bool rel;		/* relative error too (FA_REPLAY_REL) */
+	bool sh_abs;		/* absolute shares error too (FA_REPLAY_SHARES_ABS) */
 	struct rp_pol *pol;	/* internal order */
 	u32 *order;		/* internal index -> result index */
 	u32 range[RP_NR + 1];	/* internal indices of each RP_* */
@@ -253,7 +254,8 @@ static void set_part(struct fa_replay *r, struct rp_part *pt, u32 lo, u32 hi)
 			       r->range[g];
 }
 
-struct fa_replay *fa_replay_new(const struct fl_tg_policy *pol, u32 n, bool rel)
+struct fa_replay *fa_replay_new(const struct fl_tg_policy *pol, u32 n,
+				unsigned int flags)
 {
 	struct fa_replay *r = calloc(1, sizeof(*r));
 	u32 i, k = 0, g;
@@ -261,7 +263,8 @@ struct fa_replay *fa_replay_new(const struct fl_tg_policy *pol, u32 n, bool rel)
 	if (!r)
 		return NULL;
 	r->npol = n;
-	r->rel = rel;
+	r->rel = flags & FA_REPLAY_REL;
+	r->sh_abs = flags & FA_REPLAY_SHARES_ABS;
 	r->pol = calloc(n ? n : 1, sizeof(*r->pol));
 	r->res = calloc(n ? n : 1, sizeof(*r->res));
 	r->order = calloc(n ? n : 1, sizeof(*r->order));
@@ -771,7 +774,8 @@ replay_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
  */
 static __attribute__((always_inline)) inline void
 replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
-		const bool spans, const bool cseen, const bool timed)
+		const bool spans, const bool cseen, const bool timed,
+		const bool abs)
 {
 	struct rp_tg *t = &r->tg[x->tg];
 	struct rp_rd *rd = &t->rd[(size_t)x->cfs * r->npol];
@@ -808,7 +812,9 @@ replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 		coh(pt, rp, &gp[p].line, &topo, &who, false);
 		if (spans) {
 			/* ideal >= FA_MIN_SHARES: a relative error always */
-			fa_err_span_abs(rp->sh, &g->sh_abs_time, q->a, q->ia, dt, dtd);
+			if (abs)
+				fa_err_span_abs(rp->sh, &g->sh_abs_time, q->a,
+						q->ia, dt, dtd);
 			fa_err_span_rel(rp->sh, &g->sh_rel_time, q->rel, q->ir, dt, dtd);
 		}
 		if (!timed)
@@ -820,33 +826,57 @@ replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 			ptla = add_w(tla, sub_w(gp[p].err, kerr));
 			pcon = cseen ? add_w(rcon, sub_w(cp[p].contrib, kcon)) : rcon;
 			given = fa_calc_group_shares(ptla, pcon, load, tg_shares);
-			fa_err_val(&v, sub_w(given, ideal), ideal);
+			if (abs) {
+				fa_err_val(&v, sub_w(given, ideal), ideal);
+			} else {
+				/* fa_err_val()'s relative half (ideal > 0) */
+				s64 d = sub_w(given, ideal);
+
+				v.rel = (double)(d < 0 ? -(u64)d : (u64)d) /
+					(double)ideal;
+				v.ir = fa_hist_index(fa_err_rel_ppm(v.rel));
+			}
 		}
-		fa_err_point_val(rp->sh, &v);
-		q->a = v.a;
+		if (abs) {
+			fa_err_point_val(rp->sh, &v);
+			q->a = v.a;
+			q->ia = v.ia;
+		} else if (v.rel > rp->sh->max_rel) {
+			rp->sh->max_rel = v.rel;	/* fa_err_point_val() */
+		}
 		q->rel = v.rel;
-		q->ia = v.ia;
 		q->ir = v.ir;
 	}
 }
 
 /*
  * replay_read_all() with whether a span ends here, whether the cfs_rq was
- * seen and whether the group is timed as constants in each copy: their
- * tests fold away instead of running per policy.
+ * seen, whether the group is timed and whether the absolute shares error
+ * is kept as constants in each copy: their tests fold away instead of
+ * running per policy.
  */
+static __attribute__((always_inline)) inline void
+replay_read_abs(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
+		const bool abs)
+{
+	if (!x->rd_timed)
+		x->rd_dt ? replay_read_all(r, pt, x, true, false, false, abs) :
+			   replay_read_all(r, pt, x, false, false, false, abs);
+	else if (x->cseen)
+		x->rd_dt ? replay_read_all(r, pt, x, true, true, true, abs) :
+			   replay_read_all(r, pt, x, false, true, true, abs);
+	else
+		x->rd_dt ? replay_read_all(r, pt, x, true, false, true, abs) :
+			   replay_read_all(r, pt, x, false, false, true, abs);
+}
+
 static void replay_read(struct fa_replay *r, struct rp_part *pt,
 			const struct rp_rec *x)
 {
-	if (!x->rd_timed)
-		x->rd_dt ? replay_read_all(r, pt, x, true, false, false) :
-			   replay_read_all(r, pt, x, false, false, false);
-	else if (x->cseen)
-		x->rd_dt ? replay_read_all(r, pt, x, true, true, true) :
-			   replay_read_all(r, pt, x, false, true, true);
+	if (r->sh_abs)
+		replay_read_abs(r, pt, x, true);
 	else
-		x->rd_dt ? replay_read_all(r, pt, x, true, false, true) :
-			   replay_read_all(r, pt, x, false, false, true);
+		replay_read_abs(r, pt, x, false);
 }
 
 /* One record under the policies of part @pt. */

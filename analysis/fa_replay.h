@@ -66,13 +66,25 @@ struct fa_replay_result {
 	u64 diverged;		/* attempts decided otherwise than recorded */
 };
 
-/*
- * @n policies (copied); NULL when out of memory.  @rel: also the relative
- * error |E|/sum(load) (a division per change of E per policy: 40% more
- * instructions per policy and record); without it, fig.err's relative
- * figures stay 0.
- */
-struct fa_replay *fa_replay_new(const struct fl_tg_policy *pol, u32 n, bool rel);
+/* What fa_replay_new() replays besides |E| and the relative shares error. */
+enum {
+	/*
+	 * The relative error |E|/sum(load) (a division per change of E per
+	 * policy: 40% more instructions per policy and record); without it,
+	 * fig.err's relative figures stay 0.
+	 */
+	FA_REPLAY_REL = 1 << 0,
+	/*
+	 * The absolute shares error |given - ideal| (its integral,
+	 * histogram and maximum: fig.shares' abs figures); without it they
+	 * stay 0 (whatif prints the relative shares error only).
+	 */
+	FA_REPLAY_SHARES_ABS = 1 << 1,
+};
+
+/* @n policies (copied), @flags FA_REPLAY_*; NULL when out of memory. */
+struct fa_replay *fa_replay_new(const struct fl_tg_policy *pol, u32 n,
+				unsigned int flags);
 void fa_replay_free(struct fa_replay *r);
 
 /* After fa_engine_finish() of the engine it was given to (fa_engine_cfg). */

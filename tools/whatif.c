@@ -129,7 +129,7 @@ int fl_whatif_run(struct fl_whatif *w, const char *path,
 	w->rel = rel;
 	w->error = error;
 	w->front = calloc(l->n ? l->n : 1, sizeof(*w->front));
-	w->r = fa_replay_new(l->p, l->n, rel);
+	w->r = fa_replay_new(l->p, l->n, rel ? FA_REPLAY_REL : 0);
 	cfg.replay = w->r;
 	if (w->r && w->front)
 		w->e = fa_engine_new(&cfg);

@@ -39,7 +39,7 @@ static void run(struct run *x, const struct fl_tg_policy *pol, u32 np,
 	struct fa_engine_cfg cfg = { 0 };
 	u32 i;
 
-	x->r = fa_replay_new(pol, np, true);
+	x->r = fa_replay_new(pol, np, FA_REPLAY_REL | FA_REPLAY_SHARES_ABS);
 	cfg.replay = x->r;
 	x->e = fa_engine_new(&cfg);
 	for (i = 0; i < n; i++)

@@ -413,14 +413,14 @@ static int get_rd(struct fa_replay *r, struct rp_tg *t)
 
 static void make_rules(struct fa_replay *r, struct rp_part *pt, u32 nr_cpus)
 {
+	/* a listed stock: with the recording's gate (rp_part.stock_gate) */
+	const struct fl_tg_policy gated = { FL_TG_STOCK, pt->stock_gate };
 	u32 p, g;
 
 	pt->shapes_ok = true;
 	for (g = 0; g < RP_NR; g++) {
 		for (p = pt->range[g]; p < pt->range[g + 1]; p++) {
 			const struct fl_tg_policy *pol = &r->res[r->order[p]].policy;
-
-			struct fl_tg_policy gated = { FL_TG_STOCK, pt->stock_gate };
 
 			if (pol->id == FA_REPLAY_RECORDED)
 				continue;	/* set_rules() */

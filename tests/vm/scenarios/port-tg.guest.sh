@@ -23,11 +23,6 @@ FUNCS=$(port_roots 'tg_load_avg|update_load_avg') || die "no patch surface"
 [ -n "$FUNCS" ] || die "the surface lists no tg root"
 log "tg roots of $(uname -r): $(echo $FUNCS)"
 
-# site_attempts NAME: attempts counted at call site NAME
-site_attempts() {
-	awk -v s="$1" '$1 == "site" && $2 == s { print $3 }' /sys/kernel/fairlab/stats
-}
-
 # /tmp/loop.sh SECS CMD...: run CMD over and over until SECS have passed
 cat >/tmp/loop.sh <<'EOF2'
 end=$(( $(date +%s) + $1 )); shift
@@ -106,12 +101,12 @@ for site in enqueue_entity dequeue_entity set_next_entity entity_tick \
 	enqueue_task_fair dequeue_task_fair unthrottle_cfs_rq \
 	propagate_entity_cfs_rq sched_group_set_shares blocked_averages_se \
 	blocked_averages attach_entity_cfs_rq detach_entity_cfs_rq; do
-	n=$(site_attempts $site)
+	n=$(site_stat $site attempts)
 	check "site $site reached (${n:-none})" test "${n:-0}" -gt 0
 done
 # update_load_avg(.., 0 or SKIP_AGE_LOAD) never publishes: no attempts
 for site in attach_entity_ula detach_entity_ula; do
-	assert_eq "site $site: no attempts" 0 "$(site_attempts $site)"
+	assert_eq "site $site: no attempts" 0 "$(site_stat $site attempts)"
 done
 assert_audit_exact "audit exact after the stock workload"
 

@@ -9,6 +9,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "fa_engine_int.h"
 #include "fa_forkjoin.h"
@@ -210,6 +211,14 @@ struct fa_replay {
 	struct fa_fj *fj;
 	struct rp_rec *batch;
 	u32 nbatch;
+	/*
+	 * The split between the parts follows their work (rebalance()):
+	 * policies differ in cost (a shape's loop, writes, "recorded" on the
+	 * generic loop), so an even split by count is not an even split of
+	 * the work.  CPU times, ns.
+	 */
+	u64 helper_ns;		/* the helper's part of the last batch */
+	u64 own_avg, other_avg;	/* per batch, averaged (rebalance()) */
 
 	u64 attempts;
 	u64 rec_writes;		/* attempts the kernel wrote (resyncs too) */
@@ -921,21 +930,75 @@ static void replay_batch(struct fa_replay *r, struct rp_part *pt)
 		replay_rec(r, pt, &r->batch[k]);
 }
 
+/* The calling thread's CPU time, ns (0 where the clock is missing). */
+static u64 thread_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		return 0;
+	return (u64)ts.tv_sec * 1000000000u + (u64)ts.tv_nsec;
+}
+
 static void helper_job(void *arg)
 {
 	struct fa_replay *r = arg;
+	u64 t0 = thread_ns();
 
 	replay_batch(r, &r->part[1]);
+	r->helper_ns = thread_ns() - t0;
+}
+
+/*
+ * After a full batch: the work of the engine thread's part against the
+ * helper's, each averaged over the last batches (weight 1/8: one batch's
+ * work depends on its groups and records).  The engine's own work, while
+ * the batch fills, is not counted: the reader's thread has the other
+ * core then.  The busier side hands one policy to the other when it did
+ * over 1/16 more: each part then makes its rules again at its next
+ * record.  Which thread replays a policy changes no figure: its state is
+ * its own.
+ */
+static void rebalance(struct fa_replay *r, u64 own_ns, u64 other_ns)
+{
+	u32 mid = r->part[0].hi;
+	u64 own, other;
+
+	if (!r->own_avg) {
+		r->own_avg = own_ns;
+		r->other_avg = other_ns;
+	}
+	r->own_avg += own_ns / 8 - r->own_avg / 8;
+	r->other_avg += other_ns / 8 - r->other_avg / 8;
+	own = r->own_avg;
+	other = r->other_avg;
+	if (own > other + other / 16 && mid > 1)
+		mid--;
+	else if (other > own + own / 16 && mid + 1 < r->npol)
+		mid++;
+	else
+		return;
+	set_part(r, &r->part[0], 0, mid);
+	set_part(r, &r->part[1], mid, r->npol);
+	r->part[0].rules_made = false;
+	r->part[1].rules_made = false;
 }
 
 void fa_replay_flush(struct fa_replay *r)
 {
+	bool full = r->nbatch == RP_BATCH;
+	u64 t0, t1;
+
 	if (!r->nbatch)
 		return;
+	t0 = thread_ns();
 	fa_fj_run(r->fj);
 	replay_batch(r, &r->part[0]);
+	t1 = thread_ns();
 	fa_fj_wait(r->fj);
 	r->nbatch = 0;
+	if (full && t0 && t1)
+		rebalance(r, t1 - t0, r->helper_ns);
 }
 
 /* Record @x, set up, replayed now or batched for both parts. */

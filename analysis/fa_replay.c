@@ -205,12 +205,20 @@ struct fa_replay {
 	const struct fa_engine *e;	/* nodes of CPUs (fa_switch_from()) */
 	/*
 	 * part[0] on the engine's thread; with a helper thread (fj), part[1]
-	 * on it, the records batched (batch[0 .. nbatch)).
+	 * on it, the records batched: the engine fills batch[0 .. nbatch)
+	 * while the helper replays the previous batch (hb[0 .. hn)), two
+	 * buffers in turn (handoff()).  While the helper runs (busy), the
+	 * engine's thread touches no state of part[1] and moves no array the
+	 * helper reads (quiesce() first).
 	 */
 	struct rp_part part[2];
 	struct fa_fj *fj;
-	struct rp_rec *batch;
-	u32 nbatch;
+	struct rp_rec *buf;	/* [2 * RP_BATCH] */
+	struct rp_rec *batch, *hb;
+	u32 nbatch, hn;
+	bool busy;
+	bool nomem1;		/* part[1].nomem, read when the helper was idle */
+	u64 mark;		/* the engine thread's CPU time at the last handoff */
 	/*
 	 * The split between the parts follows their work (rebalance()):
 	 * policies differ in cost (a shape's loop, writes, "recorded" on the
@@ -250,6 +258,7 @@ static u32 range_of(const struct fl_tg_policy *p)
 }
 
 static void helper_job(void *arg);
+static void quiesce(struct fa_replay *r);
 
 /* Part @pt: internal indices [lo, hi). */
 static void set_part(struct fa_replay *r, struct rp_part *pt, u32 lo, u32 hi)
@@ -301,8 +310,9 @@ struct fa_replay *fa_replay_new(const struct fl_tg_policy *pol, u32 n,
 	r->range[RP_NR] = k;
 	/* two halves on two threads, when a helper thread starts */
 	if (n >= 2) {
-		r->batch = malloc(RP_BATCH * sizeof(*r->batch));
-		if (r->batch)
+		r->buf = malloc(2 * RP_BATCH * sizeof(*r->buf));
+		r->batch = r->buf;
+		if (r->buf)
 			r->fj = fa_fj_start(helper_job, r);
 	}
 	if (r->fj) {
@@ -321,7 +331,7 @@ void fa_replay_free(struct fa_replay *r)
 	if (!r)
 		return;
 	fa_fj_stop(r->fj);
-	free(r->batch);
+	free(r->buf);
 	free(r->part[0].pend.v);
 	free(r->part[1].pend.v);
 	for (i = 0; i < r->ntg; i++) {
@@ -360,6 +370,7 @@ static struct rp_tg *get_tg(struct fa_replay *r, u32 i, u32 cpu)
 	u32 n, p;
 
 	if (i >= r->ntg) {
+		quiesce(r);	/* the helper reads the groups */
 		for (n = r->ntg ? r->ntg : 16; n <= i; n *= 2)
 			;
 		t = realloc(r->tg, n * sizeof(*t));
@@ -385,6 +396,7 @@ static struct rp_tg *get_tg(struct fa_replay *r, u32 i, u32 cpu)
 		struct rp_cfs *c;
 		struct rp_cp *cp;
 
+		quiesce(r);	/* ... and their cfs_rqs' slots */
 		for (n = t->nr_cfs ? t->nr_cfs : 4; n <= cpu; n *= 2)
 			;
 		c = realloc(t->cfs, n * sizeof(*c));
@@ -410,6 +422,7 @@ static int get_rd(struct fa_replay *r, struct rp_tg *t)
 
 	if (t->nr_rd == t->nr_cfs)
 		return 0;
+	quiesce(r);	/* the helper reads the read slots */
 	rd = realloc(t->rd, (size_t)t->nr_cfs * (r->npol ? r->npol : 1) * sizeof(*rd));
 	if (!rd)
 		return -1;
@@ -921,13 +934,14 @@ static void replay_rec(struct fa_replay *r, struct rp_part *pt,
 			 replay_all(r, pt, x, cp, t, false, false);
 }
 
-/* The batch under part @pt's policies. */
-static void replay_batch(struct fa_replay *r, struct rp_part *pt)
+/* Records @b[0 .. @n) under part @pt's policies. */
+static void replay_batch(struct fa_replay *r, struct rp_part *pt,
+			 const struct rp_rec *b, u32 n)
 {
 	u32 k;
 
-	for (k = 0; k < r->nbatch; k++)
-		replay_rec(r, pt, &r->batch[k]);
+	for (k = 0; k < n; k++)
+		replay_rec(r, pt, &b[k]);
 }
 
 /* The calling thread's CPU time, ns (0 where the clock is missing). */
@@ -945,19 +959,29 @@ static void helper_job(void *arg)
 	struct fa_replay *r = arg;
 	u64 t0 = thread_ns();
 
-	replay_batch(r, &r->part[1]);
+	replay_batch(r, &r->part[1], r->hb, r->hn);
 	r->helper_ns = thread_ns() - t0;
 }
 
+/* The helper's batch done: its state is the engine thread's to touch. */
+static void quiesce(struct fa_replay *r)
+{
+	if (!r->busy)
+		return;
+	fa_fj_wait(r->fj);
+	r->busy = false;
+	r->nomem1 |= r->part[1].nomem;
+}
+
 /*
- * After a full batch: the work of the engine thread's part against the
- * helper's, each averaged over the last batches (weight 1/8: one batch's
- * work depends on its groups and records).  The engine's own work, while
- * the batch fills, is not counted: the reader's thread has the other
- * core then.  The busier side hands one policy to the other when it did
- * over 1/16 more: each part then makes its rules again at its next
- * record.  Which thread replays a policy changes no figure: its state is
- * its own.
+ * At a full batch's handoff: the engine thread's work since the last one
+ * (its part of the previous batch, then the engine's on this one while
+ * the helper replayed the previous batch) against the helper's part of
+ * that batch, each averaged over the last batches (weight 1/8: one
+ * batch's work depends on its groups and records).  The busier side
+ * hands one policy to the other when it did over 1/16 more: each part
+ * then makes its rules again at its next record.  Which thread replays a
+ * policy changes no figure: its state is its own.
  */
 static void rebalance(struct fa_replay *r, u64 own_ns, u64 other_ns)
 {
@@ -984,21 +1008,41 @@ static void rebalance(struct fa_replay *r, u64 own_ns, u64 other_ns)
 	r->part[1].rules_made = false;
 }
 
+/*
+ * The filled batch to both parts: the helper's part on it starts, the
+ * engine thread's runs now, and the engine fills the other buffer while
+ * the helper goes on (@sync: or waits for it).  Called with the helper's
+ * previous batch perhaps still running: it finishes first.
+ */
+static void handoff(struct fa_replay *r, bool sync)
+{
+	u32 n = r->nbatch;
+	u64 t0;
+
+	if (!n) {
+		if (sync)
+			quiesce(r);
+		return;
+	}
+	t0 = thread_ns();
+	quiesce(r);
+	if (n == RP_BATCH && r->mark && t0)
+		rebalance(r, t0 - r->mark, r->helper_ns);
+	r->mark = t0;
+	r->hb = r->batch;
+	r->hn = n;
+	r->busy = true;
+	fa_fj_run(r->fj);
+	replay_batch(r, &r->part[0], r->hb, n);
+	r->batch = r->batch == r->buf ? r->buf + RP_BATCH : r->buf;
+	r->nbatch = 0;
+	if (sync)
+		quiesce(r);
+}
+
 void fa_replay_flush(struct fa_replay *r)
 {
-	bool full = r->nbatch == RP_BATCH;
-	u64 t0, t1;
-
-	if (!r->nbatch)
-		return;
-	t0 = thread_ns();
-	fa_fj_run(r->fj);
-	replay_batch(r, &r->part[0]);
-	t1 = thread_ns();
-	fa_fj_wait(r->fj);
-	r->nbatch = 0;
-	if (full && t0 && t1)
-		rebalance(r, t1 - t0, r->helper_ns);
+	handoff(r, true);
 }
 
 /* Record @x, set up, replayed now or batched for both parts. */
@@ -1007,8 +1051,8 @@ static int push(struct fa_replay *r, struct rp_rec *x)
 	if (!r->fj)
 		replay_rec(r, &r->part[0], x);
 	else if (++r->nbatch == RP_BATCH)
-		fa_replay_flush(r);
-	return r->part[0].nomem || r->part[1].nomem ? -1 : 0;
+		handoff(r, false);
+	return r->part[0].nomem || r->nomem1 ? -1 : 0;
 }
 
 int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
@@ -1026,7 +1070,10 @@ int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
 	t = get_tg(r, i, cpu);
 	if (!t)
 		return -1;
-	r->e = e;
+	if (r->e != e) {
+		quiesce(r);	/* the helper reads it */
+		r->e = e;
+	}
 	r->attempts++;
 	r->rec_writes += u->written;
 	x->is_read = false;
@@ -1076,7 +1123,10 @@ int fa_replay_tg_read(struct fa_replay *r, const struct fa_engine *e, u32 i,
 	t = get_tg(r, i, cpu);
 	if (!t || get_rd(r, t))
 		return -1;
-	r->e = e;
+	if (r->e != e) {
+		quiesce(r);	/* the helper reads it */
+		r->e = e;
+	}
 	r->reads++;
 	kc = &t->cfs[cpu];
 	x->is_read = true;
@@ -1109,7 +1159,7 @@ int fa_replay_close(struct fa_replay *r, const struct fa_segment *s)
 	u32 p, i;
 
 	fa_replay_flush(r);
-	if (r->part[0].nomem || r->part[1].nomem)
+	if (r->part[0].nomem || r->nomem1)
 		return -1;
 	memset(&sh, 0, sizeof(sh));
 	sh.time_ns = s->shares.time_ns;

@@ -40,10 +40,11 @@
  * policy it cannot see feedback: a different tg->load_avg changes group
  * weights and so the recorded loads themselves.
  *
- * Memory: per task group and CPU one slot per policy, and a batch of
+ * Memory: per task group and CPU one slot per policy, and two batches of
  * 2048 records when the policies are split over two threads (the second
- * half on a helper thread, fa_forkjoin.h: same figures, a wall-clock
- * gain where a core is free); nothing that grows with the trace.
+ * part on a helper thread, fa_forkjoin.h, replaying one batch while the
+ * engine fills the other: same figures, a wall-clock gain where a core
+ * is free); nothing that grows with the trace.
  */
 #ifndef FA_REPLAY_H
 #define FA_REPLAY_H

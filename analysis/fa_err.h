@@ -59,6 +59,16 @@ static inline u64 fa_err_rel_ppm(double rel)
 	return ppm >= 9.0e18 ? (u64)9.0e18 : (u64)(s64)ppm;
 }
 
+/*
+ * fa_err_val()'s relative half: @v's rel and ir from |E| as a double @a
+ * and @sum_load > 0 (for a caller that keeps the relative figures only).
+ */
+static inline void fa_err_val_rel(struct fa_err_val *v, double a, s64 sum_load)
+{
+	v->rel = a / (double)sum_load;
+	v->ir = fa_hist_index(fa_err_rel_ppm(v->rel));
+}
+
 /* Inline: the what-if replay takes one per change of E per policy. */
 static inline void fa_err_val(struct fa_err_val *v, s64 err, s64 sum_load)
 {
@@ -68,10 +78,8 @@ static inline void fa_err_val(struct fa_err_val *v, s64 err, s64 sum_load)
 	v->has_rel = sum_load > 0;
 	v->rel = 0;
 	v->ir = 0;
-	if (v->has_rel) {
-		v->rel = v->a / (double)sum_load;
-		v->ir = fa_hist_index(fa_err_rel_ppm(v->rel));
-	}
+	if (v->has_rel)
+		fa_err_val_rel(v, v->a, sum_load);
 }
 
 /*
@@ -95,13 +103,20 @@ static inline void fa_err_span_rel(struct fa_err *e, double *rel_time,
 	fa_hist_add_bucket(&e->rel, ir, dt);
 }
 
+/* A relative value @rel reached (fa_err_point_val()'s relative half). */
+static inline void fa_err_point_rel(struct fa_err *e, double rel)
+{
+	if (rel > e->max_rel)
+		e->max_rel = rel;
+}
+
 /* @v reached (for the maxima). */
 static inline void fa_err_point_val(struct fa_err *e, const struct fa_err_val *v)
 {
 	if (v->abs > e->max_abs)
 		e->max_abs = v->abs;
-	if (v->has_rel && v->rel > e->max_rel)
-		e->max_rel = v->rel;
+	if (v->has_rel)
+		fa_err_point_rel(e, v->rel);
 }
 
 double fa_err_mean_abs(const struct fa_err *e);	/* load units */

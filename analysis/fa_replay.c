@@ -851,20 +851,17 @@ replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 			if (abs) {
 				fa_err_val(&v, sub_w(given, ideal), ideal);
 			} else {
-				/* fa_err_val()'s relative half (ideal > 0) */
-				s64 d = sub_w(given, ideal);
-
-				v.rel = (double)(d < 0 ? -(u64)d : (u64)d) /
-					(double)ideal;
-				v.ir = fa_hist_index(fa_err_rel_ppm(v.rel));
+				/* ideal >= FA_MIN_SHARES > 0 */
+				fa_err_val_rel(&v, (double)abs_w(sub_w(given, ideal)),
+					       ideal);
 			}
 		}
 		if (abs) {
 			fa_err_point_val(rp->sh, &v);
 			q->a = v.a;
 			q->ia = v.ia;
-		} else if (v.rel > rp->sh->max_rel) {
-			rp->sh->max_rel = v.rel;	/* fa_err_point_val() */
+		} else {
+			fa_err_point_rel(rp->sh, v.rel);
 		}
 		q->rel = v.rel;
 		q->ir = v.ir;
@@ -1045,6 +1042,15 @@ void fa_replay_flush(struct fa_replay *r)
 	handoff(r, true);
 }
 
+/* The engine records come from (its CPUs' nodes): the helper reads it. */
+static void set_engine(struct fa_replay *r, const struct fa_engine *e)
+{
+	if (r->e != e) {
+		quiesce(r);
+		r->e = e;
+	}
+}
+
 /* Record @x, set up, replayed now or batched for both parts. */
 static int push(struct fa_replay *r, struct rp_rec *x)
 {
@@ -1070,10 +1076,7 @@ int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
 	t = get_tg(r, i, cpu);
 	if (!t)
 		return -1;
-	if (r->e != e) {
-		quiesce(r);	/* the helper reads it */
-		r->e = e;
-	}
+	set_engine(r, e);
 	r->attempts++;
 	r->rec_writes += u->written;
 	x->is_read = false;
@@ -1123,10 +1126,7 @@ int fa_replay_tg_read(struct fa_replay *r, const struct fa_engine *e, u32 i,
 	t = get_tg(r, i, cpu);
 	if (!t || get_rd(r, t))
 		return -1;
-	if (r->e != e) {
-		quiesce(r);	/* the helper reads it */
-		r->e = e;
-	}
+	set_engine(r, e);
 	r->reads++;
 	kc = &t->cfs[cpu];
 	x->is_read = true;

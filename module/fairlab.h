@@ -38,6 +38,7 @@ struct fl_tg_policy fl_tg_policy_get(void);
 u32 fl_idlest_policy_get(void);
 void fl_params_init(void);		/* module init, before the patch */
 void fl_params_set_live(bool live);	/* switches take effect live */
+void fl_params_unpatching(void);	/* the unpatch transition starts */
 
 /* main.c: num_present_cpus() at load, the policies' nr_cpus input. */
 extern u32 fl_nr_cpus;

@@ -170,7 +170,11 @@ TRACE_EVENT(pick_idlest,
 		  __entry->picked, __entry->policy)
 );
 
-/* A policy change (kind: 0 tg, 1 idlest); at load old == new. */
+/*
+ * A policy change (kind: 0 tg, 1 idlest); at load old == new.  Kind 2
+ * (unpatch): the unpatching transition starts, old the tg policy in force,
+ * new the kernel's stock (fairlab_abi.h: FL_KIND_UNPATCH).
+ */
 TRACE_EVENT(policy_switch,
 	TP_PROTO(u8 kind, u8 old_policy, u32 old_arg, u8 new_policy,
 		 u32 new_arg),

@@ -67,6 +67,16 @@ static void fl_unpatched_publish(void)
 	fl_audit_emit();
 }
 
+/*
+ * Before the unpatch transition starts: as tasks switch back, the
+ * kernel's own update_tg_load_avg() runs for them, untraced; a
+ * policy_switch record of kind unpatch says from where.
+ */
+static void fl_pre_unpatch(struct klp_object *obj)
+{
+	fl_params_unpatching();
+}
+
 static void fl_post_unpatch(struct klp_object *obj)
 {
 	fl_unpatched_publish();
@@ -96,6 +106,7 @@ static struct klp_object fl_klp_objs[] = {
 		.callbacks = {
 			.pre_patch = fl_pre_patch,
 			.post_patch = fl_post_patch,
+			.pre_unpatch = fl_pre_unpatch,
 			.post_unpatch = fl_post_unpatch,
 		},
 	}, { }

@@ -218,6 +218,22 @@ void fl_params_init(void)
 	mutex_unlock(&fl_switch_lock);
 }
 
+/*
+ * The unpatching transition is about to start (klp's pre_unpatch): record
+ * it, so that the analyzer knows that from here on the kernel's own,
+ * untraced update_tg_load_avg() runs for the tasks already switched back.
+ */
+void fl_params_unpatching(void)
+{
+	struct fl_tg_policy p;
+
+	mutex_lock(&fl_switch_lock);
+	p = fl_tg_policy_get();
+	trace_policy_switch(FL_KIND_UNPATCH, p.id, p.arg, FL_TG_STOCK,
+			    fl_port_stock_gate_us);
+	mutex_unlock(&fl_switch_lock);
+}
+
 /* Patch live or not; at going live, record the policies in force. */
 void fl_params_set_live(bool live)
 {

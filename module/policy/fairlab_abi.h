@@ -32,10 +32,18 @@ enum fl_idlest_policy_id {
 	FL_IDLEST_NR_POLICIES
 };
 
-/* policy_switch.kind */
+/*
+ * policy_switch.kind.  FL_KIND_UNPATCH marks the start of the unpatching
+ * transition (klp's pre_unpatch): from that record on, tasks already
+ * switched back run the kernel's own functions, whose publishes of
+ * tg->load_avg no record shows, until the patch is live again (its
+ * FL_KIND_TG record).  old: the tg policy in force; new: the kernel's
+ * stock (arg: its rate limit).
+ */
 enum fl_policy_kind {
 	FL_KIND_TG,
 	FL_KIND_IDLEST,
+	FL_KIND_UNPATCH,
 };
 
 /*

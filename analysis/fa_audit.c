@@ -121,10 +121,15 @@ int fa_on_tg_audit(struct fa_engine *e, const struct fa_event *ev)
 			.written = sub_w(sum, g->audit_written),
 			.writes = n - g->audit_written_n,
 			.exact = placed && g->audit_exact,
+			.unpatch = e->unpatching,
 		};
 		s->audit_windows++;
-		if (sub_w(win.tla_to, win.tla_from) != win.written)
-			s->audit_window_mismatch++;
+		if (sub_w(win.tla_to, win.tla_from) != win.written) {
+			if (win.unpatch)
+				s->audit_window_unpatch++;	/* untraced by design */
+			else
+				s->audit_window_mismatch++;
+		}
 		if (e->cfg.on_audit_window)
 			e->cfg.on_audit_window(&win, e->cfg.arg);
 	}

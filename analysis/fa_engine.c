@@ -209,6 +209,7 @@ static int on_policy_switch(struct fa_engine *e, const struct fa_policy_switch *
 	struct fa_segment *s = &e->seg;
 
 	if (p->kind == FL_KIND_TG) {
+		e->unpatching = false;	/* the patch is live (again) */
 		if (!s->tg_policy_known) {
 			s->tg_policy_known = true;
 			s->tg_policy.id = p->old_policy;
@@ -221,6 +222,11 @@ static int on_policy_switch(struct fa_engine *e, const struct fa_policy_switch *
 			return -1;
 		s->tg_policy.id = p->new_policy;
 		s->tg_policy.arg = p->new_arg;
+	} else if (p->kind == FL_KIND_UNPATCH) {
+		/* no segment closes: the records go on under the same policy */
+		e->unpatching = true;
+		s->unpatches++;
+		return 0;
 	} else if (p->kind == FL_KIND_IDLEST) {
 		if (!s->idlest_policy_known) {
 			s->idlest_policy_known = true;

@@ -16,6 +16,14 @@
  * without a tg_update, tg_read or pick_idlest record are not reported.
  * Per-cfs_rq state, names and the last writer carry over segments.
  *
+ * Unpatching: fairlab.ko records a policy_switch of kind unpatch before
+ * its unpatching transition starts (klp's pre_unpatch).  From there,
+ * tasks already switched back run the kernel's own update_tg_load_avg(),
+ * whose publishes no record shows: contrib jumps and audit windows that
+ * do not add up are counted apart (unpatch_jumps, audit_window_unpatch),
+ * not as records lost, until the patch is live again (a tg policy_switch
+ * record, which fairlab.ko emits at load).  It closes no segment.
+ *
  * Memory is bounded by the number of task groups and CPUs, not by the
  * number of records: nothing per record is kept, but for the latest
  * FA_AUDIT_REACH writes (384 KB, to place audits; fa_audit.c).
@@ -64,6 +72,7 @@ struct fa_audit_window {
 	s64 written;		/* sum of the written deltas in (t_from, t_to] */
 	u64 writes;		/* their number */
 	bool exact;		/* both snapshots placed by snap_ns */
+	bool unpatch;		/* ends after an unpatch began (above) */
 };
 
 struct fa_engine_cfg {

@@ -78,6 +78,8 @@ struct fa_engine {
 	bool seg_has_records;
 
 	bool started, finished, failed;
+	/* since an unpatch record, until the patch is live again (fa_stats.h) */
+	bool unpatching;
 	u64 now;		/* timestamp of the last processed record */
 
 	u32 head, count;	/* held records: batch[head .. head+count) mod MAX */

@@ -105,6 +105,8 @@ int fa_seg_merge(struct fa_segment *d, const struct fa_segment *s)
 	d->xnode += s->xnode;
 	d->xnode_unknown += s->xnode_unknown;
 	d->contrib_jumps += s->contrib_jumps;
+	d->unpatches += s->unpatches;
+	d->unpatch_jumps += s->unpatch_jumps;
 	d->replay_mismatch += s->replay_mismatch;
 	d->foreign_policy += s->foreign_policy;
 	d->bad_cpu += s->bad_cpu;
@@ -169,6 +171,7 @@ int fa_seg_merge(struct fa_segment *d, const struct fa_segment *s)
 	d->audit_untracked += s->audit_untracked;
 	d->audit_windows += s->audit_windows;
 	d->audit_window_mismatch += s->audit_window_mismatch;
+	d->audit_window_unpatch += s->audit_window_unpatch;
 	d->audit_at_record += s->audit_at_record;
 	d->audit_unplaced += s->audit_unplaced;
 	return 0;

@@ -69,6 +69,14 @@ struct fa_segment {
 
 	u64 records;		/* fairlab records in this segment */
 	u64 attempts, writes, switches, xnode, xnode_unknown, contrib_jumps;
+	/*
+	 * The patch began unpatching (policy_switch kind unpatch): from
+	 * there the kernel's own, untraced update_tg_load_avg() publishes
+	 * for tasks already switched back, so a contrib jump or an audit
+	 * window mismatch is expected, not a record lost (fa_engine.h).
+	 */
+	u64 unpatches;		/* unpatch records */
+	u64 unpatch_jumps;	/* contrib jumps after one (not in contrib_jumps) */
 	u64 replay_mismatch;	/* written != fl_tg_decide() on the same input */
 	u64 foreign_policy;	/* attempts under another policy than the segment's */
 	u64 bad_cpu;		/* records with a CPU outside 0..FA_MAX_CPUS-1 */
@@ -106,6 +114,7 @@ struct fa_segment {
 	/* Audit windows: consecutive audits of a group (fa_engine.h). */
 	u64 audit_windows;
 	u64 audit_window_mismatch;	/* delta tg->load_avg != sum of written deltas */
+	u64 audit_window_unpatch;	/* ... ending after an unpatch began (not above) */
 	u64 audit_at_record;	/* audits without snap_ns: placed at their record */
 	u64 audit_unplaced;	/* with snap_ns, but not placeable exactly */
 };

@@ -223,7 +223,9 @@ int fa_on_tg_update(struct fa_engine *e, const struct fa_event *ev)
 	old_err = g->err;
 	old_load = g->sum_load;
 	if (c->seen) {
-		if (c->contrib != (s64)u->contrib) {
+		if (c->contrib != (s64)u->contrib && e->unpatching) {
+			s->unpatch_jumps++;	/* the kernel's own publish */
+		} else if (c->contrib != (s64)u->contrib) {
 			s->contrib_jumps++;
 			ts->contrib_jumps++;
 		}

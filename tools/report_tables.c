@@ -440,7 +440,8 @@ void fl_report_audit_windows(struct fl_report *r)
 		v[k++] = fl_v_s64(w->written);
 		v[k++] = fl_v_u64(w->writes);
 		v[k++] = fl_v_s64((s64)((u64)d - (u64)w->written));
-		v[k++] = fl_v_str(d == w->written ? "equal" : "MISMATCH");
+		v[k++] = fl_v_str(d == w->written ? "equal" :
+				  w->unpatch ? "unpatch" : "MISMATCH");
 		v[k++] = fl_v_str(w->exact ? "snap_ns" : "record");
 		fl_table_row(&em, v);
 	}
@@ -469,7 +470,7 @@ static void emit_summary_text(struct fl_report *r, const struct fa_segment *s)
 	}
 	if (s->audits)
 		fprintf(r->f, "    %-48s %16llu\n    %-48s %16llu\n    %-48s %16llu\n"
-			"    %-48s %16llu\n    %-48s %16llu\n",
+			"    %-48s %16llu\n    %-48s %16llu\n    %-48s %16llu\n",
 			"tg_audit records (n)", (unsigned long long)s->audits,
 			"audited |tg->load_avg - sum(load)| max (load)",
 			(unsigned long long)s->audit_max_abs_err,
@@ -477,7 +478,9 @@ static void emit_summary_text(struct fl_report *r, const struct fa_segment *s)
 			(unsigned long long)s->audit_max_track,
 			"audit windows (n)", (unsigned long long)s->audit_windows,
 			"... where delta tg->load_avg != sum written (n)",
-			(unsigned long long)s->audit_window_mismatch);
+			(unsigned long long)s->audit_window_mismatch,
+			"... the same, after an unpatch began (n)",
+			(unsigned long long)s->audit_window_unpatch);
 }
 
 static void emit_summary_json(struct fl_report *r, const struct fa_segment *s)
@@ -496,6 +499,7 @@ static void emit_summary_json(struct fl_report *r, const struct fa_segment *s)
 	fl_json_u64(&r->json, "untracked_n", s->audit_untracked);
 	fl_json_u64(&r->json, "windows_n", s->audit_windows);
 	fl_json_u64(&r->json, "window_mismatch_n", s->audit_window_mismatch);
+	fl_json_u64(&r->json, "window_unpatch_n", s->audit_window_unpatch);
 	fl_json_u64(&r->json, "placed_at_record_n", s->audit_at_record);
 	fl_json_u64(&r->json, "unplaced_n", s->audit_unplaced);
 	fl_json_end(&r->json, '}');

@@ -757,9 +757,57 @@ static void test_audit_mismatch(void)
 	is_s64(r.win[1].written, 0, "audit mismatch: B: no write, no move");
 	is_u64(t->audit_windows, 3, "audit mismatch: three windows");
 	is_u64(t->audit_window_mismatch, 1, "audit mismatch: A's first window only");
+	ok(!r.win[0].unpatch, "audit mismatch: no unpatch, a mismatch");
 	is_u64(t->audit_unplaced, 1, "audit mismatch: the snapshot behind the write log's reach");
 	ok(!r.win[2].exact, "audit mismatch: that window is not exact");
 	is_u64(t->audit_untracked, 2, "audit mismatch: B, never updated, audited twice");
+	run_end(&r);
+}
+
+/*
+ * Unpatching (fa_engine.h): contrib jumps and audit windows that do not
+ * add up are counted apart from the time fairlab.ko records that the
+ * patch begins unpatching until it is live again.  Group A under force:
+ *   300: cfs_rq 0 contrib 11 recorded after 10 written: a jump (missed);
+ *   400: unpatch record;
+ *   500: contrib 15 after 12 written: the kernel's own publish (unpatch);
+ *   audits at 150 (10) and 550 (20): tg->load_avg moved 10, the traced
+ *   writes +1 (300) and +5 (500) add 6: a window after the unpatch;
+ *   700: tg policy_switch force -> force (the patch live again);
+ *   800: contrib 25 after 20 written: a jump (missed) again.
+ * No segment closes.
+ */
+static void test_unpatch(void)
+{
+	const struct fa_event ev[] = {
+		sw(50, 0, FL_KIND_TG, FL_TG_FORCE, 0, FL_TG_FORCE, 0),
+		upd(100, 0, TG_A, 0, 10, 0, true, 0, FL_TG_FORCE, 0),
+		audit_at(200, 150, 1, TG_A, 10),
+		upd(300, 0, TG_A, 0, 12, 11, true, 11, FL_TG_FORCE, 0),
+		sw(400, 0, FL_KIND_UNPATCH, FL_TG_FORCE, 0, FL_TG_STOCK, 0),
+		upd(500, 0, TG_A, 0, 20, 15, true, 15, FL_TG_FORCE, 0),
+		audit_at(600, 550, 2, TG_A, 20),
+		sw(700, 0, FL_KIND_TG, FL_TG_FORCE, 0, FL_TG_FORCE, 0),
+		upd(800, 0, TG_A, 0, 30, 25, true, 25, FL_TG_FORCE, 0),
+	};
+	const struct fa_segment *t;
+	struct run r;
+
+	run_start(&r, 0);
+	feed(&r, ev, sizeof(ev) / sizeof(ev[0]));
+	fa_engine_finish(r.e);
+	t = fa_engine_total(r.e);
+	is_u64(r.nseg, 1, "unpatch: closes no segment");
+	is_u64(t->unpatches, 1, "unpatch: one unpatch record");
+	is_u64(t->contrib_jumps, 2, "unpatch: the jumps before it and after the patch is live again are missed records");
+	is_u64(t->tgs[0].contrib_jumps, 2, "unpatch: ... in the group's count too");
+	is_u64(t->unpatch_jumps, 1, "unpatch: the jump after it is the kernel's own publish");
+	is_u64(t->audit_windows, 1, "unpatch: one audit window");
+	is_s64(r.win[0].tla_to - r.win[0].tla_from, 10, "unpatch: tg->load_avg moved 10");
+	is_s64(r.win[0].written, 6, "unpatch: the traced writes add 6");
+	ok(r.win[0].unpatch, "unpatch: the window is marked");
+	is_u64(t->audit_window_unpatch, 1, "unpatch: the window ending after it is counted apart");
+	is_u64(t->audit_window_mismatch, 0, "unpatch: ... not as writes missing");
 	run_end(&r);
 }
 
@@ -911,5 +959,6 @@ int main(void)
 	test_bins_gap();
 	test_audit_windows();
 	test_audit_mismatch();
+	test_unpatch();
 	return tap_done();
 }

@@ -53,6 +53,7 @@ static double xnode_rate(const struct fa_segment *s)
 COUNT(replay_mismatch, replay_mismatch)
 COUNT(foreign, foreign_policy)
 COUNT(contrib_jumps, contrib_jumps)
+COUNT(unpatch_jumps, unpatch_jumps)
 COUNT(late, late)
 COUNT(audit_violations, audit_violations)
 
@@ -330,6 +331,7 @@ const struct fl_metric fl_metrics[] = {
 	{ "replay_mismatch_n", "tg_update decisions policy.c disputes", "n", -1, replay_mismatch },
 	{ "foreign_policy_n", "attempts under another policy", "n", -1, foreign },
 	{ "contrib_jumps_n", "cfs_rq records missed (contrib jumps)", "n", -1, contrib_jumps },
+	{ "unpatch_jumps_n", "contrib jumps after an unpatch began (untraced by design)", "n", -1, unpatch_jumps },
 	{ "late_n", "records out of time order", "n", -1, late },
 	{ "audit_violations_n", "audits with tg->load_avg != sum(contrib)", "n", -1, audit_violations },
 	{ "read_mismatch_n", "reads whose shares != calc_group_shares()", "n", -1, read_mismatch },

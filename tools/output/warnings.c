@@ -36,6 +36,8 @@ void fl_engine_warnings(const struct fa_segment *t,
 		      "%llu records were older than a record already read (clock not global, or corrupt timestamps); they were counted at the later time");
 	fl_warn_count(emit, arg, t->contrib_jumps,
 		      "%llu attempts found a cfs_rq's contrib other than its previous record left: updates are missing from the recording (lost events, or a path fairlab does not trace)");
+	fl_warn_count(emit, arg, t->unpatch_jumps,
+		      "%llu attempts after the patch began unpatching (policy_switch kind=unpatch) found a cfs_rq's contrib other than its previous record left: the kernel's own update_tg_load_avg(), which fairlab does not trace, published for tasks already switched back (expected, not lost records)");
 	fl_warn_count(emit, arg, t->replay_mismatch,
 		      "%llu tg_update decisions differ from what module/policy/policy.c decides on the recorded input");
 	fl_warn_count(emit, arg, idlest_mismatch,
@@ -46,6 +48,8 @@ void fl_engine_warnings(const struct fa_segment *t,
 		      "%llu records with a CPU number out of range were ignored");
 	fl_warn_count(emit, arg, t->audit_window_mismatch,
 		      "%llu audit windows where tg->load_avg moved by other than the sum of the traced written deltas: writes are missing from the recording (lost events, or a path fairlab does not trace)");
+	fl_warn_count(emit, arg, t->audit_window_unpatch,
+		      "%llu audit windows ending after the patch began unpatching where tg->load_avg moved by other than the traced written deltas: the kernel's own, untraced publishes (expected, not lost records)");
 	fl_warn_count(emit, arg, t->audit_unplaced,
 		      "%llu audit snapshots could not be placed by their snap_ns (too many writes before their records, or a snapshot after its own record): their audit windows are approximate");
 	fl_warn_count(emit, arg, t->audit_violations,

@@ -17,7 +17,11 @@
 #    CPU's nr run has no gap, and that every record's shares equals
 #    calc_group_shares() recomputed from its fields; and that the analyzer
 #    (fairlab report) finds the same reads, no gap, no dispute, and a
-#    shares error (every fairlab event is recorded, tg_update included).
+#    shares error (every fairlab event is recorded, tg_update included);
+#  - the patch disabled while recording under load: the recording holds
+#    one policy_switch of kind unpatch, and the analyzer counts no record
+#    missed and no audit window short of writes, those after the unpatch
+#    began (the kernel's own, untraced publishes) apart.
 # fairlab-vm: --smp 4 --mem 2048 --timeout 240
 # fairlab-files: tests/vm/tg-check/workload.sh
 . "$FL_LIB"
@@ -64,8 +68,17 @@ cp $FLK/stats "$FL_OUT/stats-after.txt"
 sleep 0.5
 record_stop reads
 log "traced window: $(reads all "$FL_OUT/stats-before.txt") -> $(reads all "$FL_OUT/stats-after.txt") reads"
-# unpatched, vmlinux's own update_cfs_group() reads: nothing is counted
+# the unpatch recorded under load, after an audit: its policy_switch of
+# kind unpatch tells the analyzer from where the kernel's own, untraced
+# functions run (tg-reads.host.sh)
+record_start unpatch -e fairlab || exit 1
+tg_load 3
+sleep 1
+check "audit emitted before the unpatch" sh -c "echo 1 > $FLK/audit_emit"
 disable_lp fairlab || exit 1
+tg_wait 60
+record_stop unpatch
+# unpatched, vmlinux's own update_cfs_group() reads: nothing is counted
 cat $FLK/stats >/tmp/d0.txt
 tg_load 2
 tg_wait 60

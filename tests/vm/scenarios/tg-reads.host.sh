@@ -101,4 +101,47 @@ r = [check(m["reads_n"] == n, "report: reads_n %s == %d tg_read records" % (m["r
            % (m["coh_transfers_n"], m["coh_by_read_pct"], m["switches_n"]))]
 sys.exit(0 if all(r) else 1)
 EOP
+
+# The unpatch recorded: one policy_switch of kind unpatch (FL_KIND_UNPATCH,
+# 2), named by the plugin; the analyzer counts what the kernel's own
+# functions published after it apart from records missed.
+u=$dir/unpatch.dat
+n=$(trace-cmd report -N -i "$u" 2>/dev/null | grep -c -E ' policy_switch: +kind=2 ')
+if [ "$n" = 1 ]; then
+	echo "ok - tg-reads.host: unpatch.dat holds one policy_switch of kind unpatch"
+else
+	echo "not ok - tg-reads.host: unpatch.dat holds $n policy_switch records of kind unpatch, not 1"
+	rc=1
+fi
+# (a file, not a pipe into grep -q: under pipefail, trace-cmd's SIGPIPE
+# would fail the test)
+TRACEEVENT_PLUGIN_DIR=$TOP/build/lib trace-cmd report -i "$u" >"$dir/unpatch.txt" 2>/dev/null
+if grep -q -E ' policy_switch: +kind=unpatch old=stock new=stock' "$dir/unpatch.txt"; then
+	echo "ok - tg-reads.host: the plugin names it (kind=unpatch old=stock new=stock)"
+else
+	echo "not ok - tg-reads.host: the plugin does not print kind=unpatch old=stock new=stock"
+	rc=1
+fi
+if ! "$fl" report --json "$u" >"$dir/unpatch.json" 2>"$dir/unpatch.err"; then
+	echo "not ok - tg-reads.host: fairlab report of unpatch.dat failed: $(head -1 "$dir/unpatch.err")"
+	exit 1
+fi
+python3 - "$dir/unpatch.json" "$dir/unpatch.err" <<'EOP' || rc=1
+import json, sys
+t = json.load(open(sys.argv[1]))["total"]
+m, a = t["metrics"], t["audit"]
+err = open(sys.argv[2]).read()
+def check(ok, what):
+    print("%s - tg-reads.host: %s" % ("ok" if ok else "not ok", what))
+    return ok
+r = [check(m["contrib_jumps_n"] == 0,
+           "unpatch: no record missed (%s; after the unpatch began, %s contrib jumps: the kernel's own publishes)"
+           % (m["contrib_jumps_n"], m["unpatch_jumps_n"])),
+     check(a["windows_n"] > 0 and a["window_mismatch_n"] == 0,
+           "unpatch: %s audit windows, none short of writes (%s; %s ending after the unpatch began)"
+           % (a["windows_n"], a["window_mismatch_n"], a["window_unpatch_n"])),
+     check("missing from the recording" not in err,
+           "unpatch: no warning of missing records")]
+sys.exit(0 if all(r) else 1)
+EOP
 exit $rc

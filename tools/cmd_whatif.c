@@ -201,8 +201,10 @@ static void print_text(const struct fl_whatif *w, const char *path,
 			printf("   replayed as recorded: %llu of %llu decisions as recorded%s\n",
 			       (unsigned long long)(x->fig.attempts - x->diverged),
 			       (unsigned long long)x->fig.attempts,
-			       x->diverged ? " (NOT exact: records missing, or policy.c differs)" :
-					     " (exact)");
+			       !x->diverged ? " (exact)" :
+			       t->unpatches ?
+			       " (NOT exact: the patch began unpatching while recording, and the kernel's own publishes after that are not traced; or records missing, or policy.c differs)" :
+			       " (NOT exact: records missing, or policy.c differs)");
 	}
 	fl_table_begin(&em);
 	for (i = 0; i < n; i++)

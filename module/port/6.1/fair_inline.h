@@ -108,32 +108,8 @@ static inline void fl___dequeue_entity(struct cfs_rq *cfs_rq,
 	rb_erase_cached(&se->run_node, &cfs_rq->tasks_timeline);
 }
 
-/* fair.c */
-static inline void
-fl_update_stats_wait_end_fair(struct cfs_rq *cfs_rq, struct sched_entity *se)
-{
-	struct sched_statistics *stats;
-	struct task_struct *p = NULL;
-
-	if (!schedstat_enabled())
-		return;
-
-	stats = __schedstats_from_se(se);
-
-	/*
-	 * When the sched_schedstat changes from 0 to 1, some sched se
-	 * maybe already in the runqueue, the se->statistics.wait_start
-	 * will be 0.So it will let the delta wrong. We need to avoid this
-	 * scenario.
-	 */
-	if (unlikely(!schedstat_val(stats->wait_start)))
-		return;
-
-	if (entity_is_task(se))
-		p = task_of(se);
-
-	FL_VM(__update_stats_wait_end)(rq_of(cfs_rq), p, stats);
-}
+/* update_stats_wait_end_fair(): the same in every port */
+#include "update_stats_wait_end_fair.h"
 
 /*
  * sched.h: cpufreq_update_util(), with the per-CPU cpufreq_update_util_data

@@ -244,32 +244,8 @@ static inline struct cfs_bandwidth *fl_tg_cfs_bandwidth(struct task_group *tg)
 	return &tg->cfs_bandwidth;
 }
 
-/* fair.c */
-static inline void
-fl_update_stats_wait_end_fair(struct cfs_rq *cfs_rq, struct sched_entity *se)
-{
-	struct sched_statistics *stats;
-	struct task_struct *p = NULL;
-
-	if (!schedstat_enabled())
-		return;
-
-	stats = __schedstats_from_se(se);
-
-	/*
-	 * When the sched_schedstat changes from 0 to 1, some sched se
-	 * maybe already in the runqueue, the se->statistics.wait_start
-	 * will be 0.So it will let the delta wrong. We need to avoid this
-	 * scenario.
-	 */
-	if (unlikely(!schedstat_val(stats->wait_start)))
-		return;
-
-	if (entity_is_task(se))
-		p = task_of(se);
-
-	FL_VM(__update_stats_wait_end)(rq_of(cfs_rq), p, stats);
-}
+/* update_stats_wait_end_fair(): the same in every port */
+#include "update_stats_wait_end_fair.h"
 
 /* fair.c: __clear_buddies_next() */
 static inline void fl___clear_buddies_next(struct sched_entity *se)

@@ -65,40 +65,8 @@ static inline void fl___enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entit
 	rb_add_cached(&se->run_node, &cfs_rq->tasks_timeline, fl___entity_less);
 }
 
-/* fair.c */
-static __always_inline
-void fl_account_cfs_rq_runtime(struct cfs_rq *cfs_rq, u64 delta_exec)
-{
-	if (!fl_cfs_bandwidth_used() || !cfs_rq->runtime_enabled)
-		return;
-
-	FL_VM(__account_cfs_rq_runtime)(cfs_rq, delta_exec);
-}
-
-/*
- * fair.c: When a group wakes up we want to make sure that its quota is not
- * already expired/exceeded, otherwise it may be allowed to steal additional
- * ticks of runtime as update_curr() throttling can not trigger until it's
- * on-rq.
- */
-static inline void fl_check_enqueue_throttle(struct cfs_rq *cfs_rq)
-{
-	if (!fl_cfs_bandwidth_used())
-		return;
-
-	/* an active group must be handled by the update_curr()->put() path */
-	if (!cfs_rq->runtime_enabled || cfs_rq->curr)
-		return;
-
-	/* ensure the group is not already throttled */
-	if (fl_cfs_rq_throttled(cfs_rq))
-		return;
-
-	/* update runtime allocation */
-	fl_account_cfs_rq_runtime(cfs_rq, 0);
-	if (cfs_rq->runtime_remaining <= 0)
-		FL_VM(throttle_cfs_rq)(cfs_rq);
-}
+/* account_cfs_rq_runtime(), check_enqueue_throttle(): the same in every port */
+#include "check_enqueue_throttle.h"
 
 /* Mirrors enqueue_entity() of Linux 6.1.192 (Debian 6.1.0-57-amd64), kernel/sched/fair.c. */
 /*

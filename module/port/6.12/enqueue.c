@@ -45,40 +45,8 @@ static inline void fl_update_load_add(struct load_weight *lw, unsigned long inc)
 /* what enqueue_entity() inlines that is the same in every port */
 #include "enqueue_entity_inline.h"
 
-/* fair.c (CONFIG_CFS_BANDWIDTH) */
-static __always_inline
-void fl_account_cfs_rq_runtime(struct cfs_rq *cfs_rq, u64 delta_exec)
-{
-	if (!fl_cfs_bandwidth_used() || !cfs_rq->runtime_enabled)
-		return;
-
-	FL_VM(__account_cfs_rq_runtime)(cfs_rq, delta_exec);
-}
-
-/*
- * fair.c: When a group wakes up we want to make sure that its quota is not
- * already expired/exceeded, otherwise it may be allowed to steal additional
- * ticks of runtime as update_curr() throttling can not trigger until it's
- * on-rq.  throttle_cfs_rq() is called out of line in vmlinux.
- */
-static inline void fl_check_enqueue_throttle(struct cfs_rq *cfs_rq)
-{
-	if (!fl_cfs_bandwidth_used())
-		return;
-
-	/* an active group must be handled by the update_curr()->put() path */
-	if (!cfs_rq->runtime_enabled || cfs_rq->curr)
-		return;
-
-	/* ensure the group is not already throttled */
-	if (fl_cfs_rq_throttled(cfs_rq))
-		return;
-
-	/* update runtime allocation */
-	fl_account_cfs_rq_runtime(cfs_rq, 0);
-	if (cfs_rq->runtime_remaining <= 0)
-		FL_VM(throttle_cfs_rq)(cfs_rq);
-}
+/* account_cfs_rq_runtime(), check_enqueue_throttle(): the same in every port */
+#include "check_enqueue_throttle.h"
 
 /* Mirrors enqueue_entity() of Linux 6.12.117 (Debian 6.12.117+deb12-amd64), kernel/sched/fair.c. */
 /*

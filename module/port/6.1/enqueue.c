@@ -30,109 +30,8 @@ const struct fl_symreq fl_syms_enqueue[] = {
 	{ }
 };
 
-/* fair.c (CONFIG_NUMA_BALANCING) */
-static inline void fl_account_numa_enqueue(struct rq *rq, struct task_struct *p)
-{
-	rq->nr_numa_running += (p->numa_preferred_nid != NUMA_NO_NODE);
-	rq->nr_preferred_running += (p->numa_preferred_nid == task_node(p));
-}
-
-/* fair.c */
-static inline void
-fl_account_entity_enqueue(struct cfs_rq *cfs_rq, struct sched_entity *se)
-{
-	fl_update_load_add(&cfs_rq->load, se->load.weight);
-	if (entity_is_task(se)) {
-		struct rq *rq = rq_of(cfs_rq);
-
-		fl_account_numa_enqueue(rq, task_of(se));
-		list_add(&se->group_node, &rq->cfs_tasks);
-	}
-	cfs_rq->nr_running++;
-	if (fl_se_is_idle(se))
-		cfs_rq->idle_nr_running++;
-}
-
-/*
- * stats.h: check_schedstat_required().  The trace_sched_stat_*_enabled()
- * keys are not exported, so they are read through their tracepoints'
- * resolved addresses; printk_deferred_once() calls the resolved
- * _printk_deferred() (not exported), and its once flag is this module's,
- * so the message can appear once more after the patch is applied.
- */
-static inline void fl_check_schedstat_required(void)
-{
-	static bool fl_warned;
-
-	if (schedstat_enabled())
-		return;
-
-	/* Force schedstat enabled if a dependent tracepoint is active */
-	if (fl_static_key_on(&fl_tp_sched_stat_wait->key)    ||
-	    fl_static_key_on(&fl_tp_sched_stat_sleep->key)   ||
-	    fl_static_key_on(&fl_tp_sched_stat_iowait->key)  ||
-	    fl_static_key_on(&fl_tp_sched_stat_blocked->key) ||
-	    fl_static_key_on(&fl_tp_sched_stat_runtime->key)) {
-		if (!fl_warned) {
-			fl_warned = true;
-			FL_VM(_printk_deferred)("Scheduler tracepoints stat_sleep, stat_iowait, stat_blocked and stat_runtime require the kernel parameter schedstats=enable or kernel.sched_schedstats=1\n");
-		}
-	}
-}
-
-/* fair.c */
-static inline void
-fl_update_stats_wait_start_fair(struct cfs_rq *cfs_rq, struct sched_entity *se)
-{
-	struct sched_statistics *stats;
-	struct task_struct *p = NULL;
-
-	if (!schedstat_enabled())
-		return;
-
-	stats = __schedstats_from_se(se);
-
-	if (entity_is_task(se))
-		p = task_of(se);
-
-	FL_VM(__update_stats_wait_start)(rq_of(cfs_rq), p, stats);
-}
-
-/* fair.c */
-static inline void
-fl_update_stats_enqueue_sleeper_fair(struct cfs_rq *cfs_rq, struct sched_entity *se)
-{
-	struct sched_statistics *stats;
-	struct task_struct *tsk = NULL;
-
-	if (!schedstat_enabled())
-		return;
-
-	stats = __schedstats_from_se(se);
-
-	if (entity_is_task(se))
-		tsk = task_of(se);
-
-	FL_VM(__update_stats_enqueue_sleeper)(rq_of(cfs_rq), tsk, stats);
-}
-
-/* fair.c: Task is being enqueued - update stats */
-static inline void
-fl_update_stats_enqueue_fair(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
-{
-	if (!schedstat_enabled())
-		return;
-
-	/*
-	 * Are we enqueueing a waiting task? (for current tasks
-	 * a dequeue/enqueue event is a NOP)
-	 */
-	if (se != cfs_rq->curr)
-		fl_update_stats_wait_start_fair(cfs_rq, se);
-
-	if (flags & ENQUEUE_WAKEUP)
-		fl_update_stats_enqueue_sleeper_fair(cfs_rq, se);
-}
+/* what enqueue_entity() inlines that is the same in every port */
+#include "enqueue_entity_inline.h"
 
 /*
  * fair.c: check_spread().  Out of line in vmlinux only as
@@ -166,40 +65,8 @@ static inline void fl___enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entit
 	rb_add_cached(&se->run_node, &cfs_rq->tasks_timeline, fl___entity_less);
 }
 
-/* fair.c */
-static __always_inline
-void fl_account_cfs_rq_runtime(struct cfs_rq *cfs_rq, u64 delta_exec)
-{
-	if (!fl_cfs_bandwidth_used() || !cfs_rq->runtime_enabled)
-		return;
-
-	FL_VM(__account_cfs_rq_runtime)(cfs_rq, delta_exec);
-}
-
-/*
- * fair.c: When a group wakes up we want to make sure that its quota is not
- * already expired/exceeded, otherwise it may be allowed to steal additional
- * ticks of runtime as update_curr() throttling can not trigger until it's
- * on-rq.
- */
-static inline void fl_check_enqueue_throttle(struct cfs_rq *cfs_rq)
-{
-	if (!fl_cfs_bandwidth_used())
-		return;
-
-	/* an active group must be handled by the update_curr()->put() path */
-	if (!cfs_rq->runtime_enabled || cfs_rq->curr)
-		return;
-
-	/* ensure the group is not already throttled */
-	if (fl_cfs_rq_throttled(cfs_rq))
-		return;
-
-	/* update runtime allocation */
-	fl_account_cfs_rq_runtime(cfs_rq, 0);
-	if (cfs_rq->runtime_remaining <= 0)
-		FL_VM(throttle_cfs_rq)(cfs_rq);
-}
+/* account_cfs_rq_runtime(), check_enqueue_throttle(): the same in every port */
+#include "check_enqueue_throttle.h"
 
 /* Mirrors enqueue_entity() of Linux 6.1.192 (Debian 6.1.0-57-amd64), kernel/sched/fair.c. */
 /*

@@ -72,17 +72,8 @@ static inline void fl_update_load_sub(struct load_weight *lw, unsigned long dec)
 	lw->inv_weight = 0;
 }
 
-/* fair.c */
-static inline int fl_cfs_rq_throttled(struct cfs_rq *cfs_rq)
-{
-	return fl_cfs_bandwidth_used() && cfs_rq->throttled;
-}
-
-/* fair.c: check whether cfs_rq, or any parent, is throttled */
-static inline int fl_throttled_hierarchy(struct cfs_rq *cfs_rq)
-{
-	return fl_cfs_bandwidth_used() && cfs_rq->throttle_count;
-}
+/* cfs_rq_throttled() .. list_add_leaf_cfs_rq(): the same in every port */
+#include "list_add_leaf_cfs_rq.h"
 
 /* fair.c */
 static inline int fl_cfs_rq_is_idle(struct cfs_rq *cfs_rq)
@@ -104,75 +95,6 @@ static inline struct cfs_bandwidth *fl_tg_cfs_bandwidth(struct task_group *tg)
 	return &tg->cfs_bandwidth;
 }
 
-/* fair.c (CONFIG_FAIR_GROUP_SCHED) */
-static inline bool fl_list_add_leaf_cfs_rq(struct cfs_rq *cfs_rq)
-{
-	struct rq *rq = rq_of(cfs_rq);
-	int cpu = cpu_of(rq);
-
-	if (cfs_rq->on_list)
-		return rq->tmp_alone_branch == &rq->leaf_cfs_rq_list;
-
-	cfs_rq->on_list = 1;
-
-	/*
-	 * Ensure we either appear before our parent (if already
-	 * enqueued) or force our parent to appear after us when it is
-	 * enqueued. The fact that we always enqueue bottom-up
-	 * reduces this to two cases and a special case for the root
-	 * cfs_rq. Furthermore, it also means that we will always reset
-	 * tmp_alone_branch either when the branch is connected
-	 * to a tree or when we reach the top of the tree
-	 */
-	if (cfs_rq->tg->parent &&
-	    cfs_rq->tg->parent->cfs_rq[cpu]->on_list) {
-		/*
-		 * If parent is already on the list, we add the child
-		 * just before. Thanks to circular linked property of
-		 * the list, this means to put the child at the tail
-		 * of the list that starts by parent.
-		 */
-		list_add_tail_rcu(&cfs_rq->leaf_cfs_rq_list,
-			&(cfs_rq->tg->parent->cfs_rq[cpu]->leaf_cfs_rq_list));
-		/*
-		 * The branch is now connected to its tree so we can
-		 * reset tmp_alone_branch to the beginning of the
-		 * list.
-		 */
-		rq->tmp_alone_branch = &rq->leaf_cfs_rq_list;
-		return true;
-	}
-
-	if (!cfs_rq->tg->parent) {
-		/*
-		 * cfs rq without parent should be put
-		 * at the tail of the list.
-		 */
-		list_add_tail_rcu(&cfs_rq->leaf_cfs_rq_list,
-			&rq->leaf_cfs_rq_list);
-		/*
-		 * We have reach the top of a tree so we can reset
-		 * tmp_alone_branch to the beginning of the list.
-		 */
-		rq->tmp_alone_branch = &rq->leaf_cfs_rq_list;
-		return true;
-	}
-
-	/*
-	 * The parent has not already been added so we want to
-	 * make sure that it will be put after us.
-	 * tmp_alone_branch points to the begin of the branch
-	 * where we will add parent.
-	 */
-	list_add_rcu(&cfs_rq->leaf_cfs_rq_list, rq->tmp_alone_branch);
-	/*
-	 * update tmp_alone_branch to points to the new begin
-	 * of the branch
-	 */
-	rq->tmp_alone_branch = &cfs_rq->leaf_cfs_rq_list;
-	return false;
-}
-
 /* fair.c */
 static inline void fl_assert_list_leaf_cfs_rq(struct rq *rq)
 {
@@ -186,32 +108,8 @@ static inline void fl___dequeue_entity(struct cfs_rq *cfs_rq,
 	rb_erase_cached(&se->run_node, &cfs_rq->tasks_timeline);
 }
 
-/* fair.c */
-static inline void
-fl_update_stats_wait_end_fair(struct cfs_rq *cfs_rq, struct sched_entity *se)
-{
-	struct sched_statistics *stats;
-	struct task_struct *p = NULL;
-
-	if (!schedstat_enabled())
-		return;
-
-	stats = __schedstats_from_se(se);
-
-	/*
-	 * When the sched_schedstat changes from 0 to 1, some sched se
-	 * maybe already in the runqueue, the se->statistics.wait_start
-	 * will be 0.So it will let the delta wrong. We need to avoid this
-	 * scenario.
-	 */
-	if (unlikely(!schedstat_val(stats->wait_start)))
-		return;
-
-	if (entity_is_task(se))
-		p = task_of(se);
-
-	FL_VM(__update_stats_wait_end)(rq_of(cfs_rq), p, stats);
-}
+/* update_stats_wait_end_fair(): the same in every port */
+#include "update_stats_wait_end_fair.h"
 
 /*
  * sched.h: cpufreq_update_util(), with the per-CPU cpufreq_update_util_data
@@ -271,107 +169,8 @@ static inline void fl_sub_nr_running(struct rq *rq, unsigned count)
 	fl_sched_update_tick_dependency(rq);
 }
 
-/* fair.c: add_positive(), signed add and clamp on underflow. */
-#define fl_add_positive(_ptr, _val) do {                        \
-	typeof(_ptr) ptr = (_ptr);                              \
-	typeof(_val) val = (_val);                              \
-	typeof(*ptr) res, var = READ_ONCE(*ptr);                \
-								\
-	res = var + val;                                        \
-								\
-	if (val < 0 && res > var)                               \
-		res = 0;                                        \
-								\
-	WRITE_ONCE(*ptr, res);                                  \
-} while (0)
-
-/* fair.c: sub_positive(), unsigned subtract and clamp on underflow. */
-#define fl_sub_positive(_ptr, _val) do {			\
-	typeof(_ptr) ptr = (_ptr);				\
-	typeof(*ptr) val = (_val);				\
-	typeof(*ptr) res, var = READ_ONCE(*ptr);		\
-	res = var - val;					\
-	if (res > var)						\
-		res = 0;					\
-	WRITE_ONCE(*ptr, res);					\
-} while (0)
-
-/* fair.c */
-static inline void fl_add_tg_cfs_propagate(struct cfs_rq *cfs_rq,
-					   long runnable_sum)
-{
-	cfs_rq->propagate = 1;
-	cfs_rq->prop_runnable_sum += runnable_sum;
-}
-
-/*
- * fair.c: update_cfs_rq_load_avg() - update the cfs_rq's load/util averages
- * (inlined in update_load_avg() and __update_blocked_fair()).
- *
- * Return: true if the load decayed or we removed load.
- */
-static inline int fl_update_cfs_rq_load_avg(u64 now, struct cfs_rq *cfs_rq)
-{
-	unsigned long removed_load = 0, removed_util = 0, removed_runnable = 0;
-	struct sched_avg *sa = &cfs_rq->avg;
-	int decayed = 0;
-
-	if (cfs_rq->removed.nr) {
-		unsigned long r;
-		u32 divider = get_pelt_divider(&cfs_rq->avg);
-
-		raw_spin_lock(&cfs_rq->removed.lock);
-		swap(cfs_rq->removed.util_avg, removed_util);
-		swap(cfs_rq->removed.load_avg, removed_load);
-		swap(cfs_rq->removed.runnable_avg, removed_runnable);
-		cfs_rq->removed.nr = 0;
-		raw_spin_unlock(&cfs_rq->removed.lock);
-
-		r = removed_load;
-		fl_sub_positive(&sa->load_avg, r);
-		fl_sub_positive(&sa->load_sum, r * divider);
-		/* See sa->util_sum below */
-		sa->load_sum = max_t(u32, sa->load_sum, sa->load_avg * PELT_MIN_DIVIDER);
-
-		r = removed_util;
-		fl_sub_positive(&sa->util_avg, r);
-		fl_sub_positive(&sa->util_sum, r * divider);
-		/*
-		 * Because of rounding, se->util_sum might ends up being +1 more than
-		 * cfs->util_sum. Although this is not a problem by itself, detaching
-		 * a lot of tasks with the rounding problem between 2 updates of
-		 * util_avg (~1ms) can make cfs->util_sum becoming null whereas
-		 * cfs_util_avg is not.
-		 * Check that util_sum is still above its lower bound for the new
-		 * util_avg. Given that period_contrib might have moved since the last
-		 * sync, we are only sure that util_sum must be above or equal to
-		 *    util_avg * minimum possible divider
-		 */
-		sa->util_sum = max_t(u32, sa->util_sum, sa->util_avg * PELT_MIN_DIVIDER);
-
-		r = removed_runnable;
-		fl_sub_positive(&sa->runnable_avg, r);
-		fl_sub_positive(&sa->runnable_sum, r * divider);
-		/* See sa->util_sum above */
-		sa->runnable_sum = max_t(u32, sa->runnable_sum,
-					      sa->runnable_avg * PELT_MIN_DIVIDER);
-
-		/*
-		 * removed_runnable is the unweighted version of removed_load so we
-		 * can use it to estimate removed_load_sum.
-		 */
-		fl_add_tg_cfs_propagate(cfs_rq,
-			-(long)(removed_runnable * divider) >> SCHED_CAPACITY_SHIFT);
-
-		decayed = 1;
-	}
-
-	decayed |= FL_VM(__update_load_avg_cfs_rq)(now, cfs_rq);
-	u64_u32_store_copy(sa->last_update_time,
-			   cfs_rq->last_update_time_copy,
-			   sa->last_update_time);
-	return decayed;
-}
+/* add_positive() .. update_cfs_rq_load_avg(): the same in every port */
+#include "update_cfs_rq_load_avg.h"
 
 /* fair.c */
 static inline unsigned long fl_task_util(struct task_struct *p)

@@ -5,7 +5,6 @@
  * update_load_avg() calls going to fl_update_load_avg().
  */
 #include "update_load_avg.h"
-#include <linux/task_work.h>
 
 /* vmlinux functions and data only this file needs (fl_syms_tick). */
 static unsigned int *fl_sysctl_sched_min_granularity;
@@ -152,36 +151,8 @@ fl_entity_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr, int queued)
 		fl_check_preempt_tick(cfs_rq, curr);
 }
 
-/* fair.c (CONFIG_NUMA_BALANCING): Drive the periodic memory faults.. */
-static inline void fl_task_tick_numa(struct rq *rq, struct task_struct *curr)
-{
-	struct callback_head *work = &curr->numa_work;
-	u64 period, now;
-
-	/*
-	 * We don't care about NUMA placement if we don't have memory.
-	 */
-	if (!curr->mm || (curr->flags & (PF_EXITING | PF_KTHREAD)) || work->next != work)
-		return;
-
-	/*
-	 * Using runtime rather than walltime has the dual advantage that
-	 * we (mostly) drive the selection from busy threads and that the
-	 * task needs to have done some actual work before we bother with
-	 * NUMA placement.
-	 */
-	now = curr->se.sum_exec_runtime;
-	period = (u64)curr->numa_scan_period * NSEC_PER_MSEC;
-
-	if (now > curr->node_stamp + period) {
-		if (!curr->node_stamp)
-			curr->numa_scan_period = FL_VM(task_scan_start)(curr);
-		curr->node_stamp += period;
-
-		if (!time_before(jiffies, curr->mm->numa_next_scan))
-			task_work_add(curr, work, TWA_RESUME);
-	}
-}
+/* task_tick_numa(): the same in every port */
+#include "task_tick_numa.h"
 
 /* fair.c (no CONFIG_UCLAMP_TASK: uclamp_eff_value() is a constant) */
 static inline int fl_task_fits_cpu(struct task_struct *p, int cpu)

@@ -37,63 +37,8 @@ static inline void fl_list_del_leaf_cfs_rq(struct cfs_rq *cfs_rq)
 	}
 }
 
-/* fair.c: Iterate thr' all leaf cfs_rq's on a runqueue */
-#define fl_for_each_leaf_cfs_rq_safe(rq, cfs_rq, pos)			\
-	list_for_each_entry_safe(cfs_rq, pos, &rq->leaf_cfs_rq_list,	\
-				 leaf_cfs_rq_list)
-
-/* fair.c */
-static inline bool fl_load_avg_is_decayed(struct sched_avg *sa)
-{
-	if (sa->load_sum)
-		return false;
-
-	if (sa->util_sum)
-		return false;
-
-	if (sa->runnable_sum)
-		return false;
-
-	/*
-	 * _avg must be null when _sum are null because _avg = _sum / divider
-	 * Make sure that rounding and/or propagation of PELT values never
-	 * break this.
-	 */
-	SCHED_WARN_ON(sa->load_avg ||
-		      sa->util_avg ||
-		      sa->runnable_avg);
-
-	return true;
-}
-
-/*
- * fair.c: Because list_add_leaf_cfs_rq always places a child cfs_rq on the
- * list immediately before a parent cfs_rq, and cfs_rqs are removed from the
- * list bottom-up, we only have to test whether the cfs_rq before us on the
- * list is our child.
- * If cfs_rq is not on the list, test whether a child needs its to be added
- * to connect a branch to the tree  * (see list_add_leaf_cfs_rq() for
- * details).
- */
-static inline bool fl_child_cfs_rq_on_list(struct cfs_rq *cfs_rq)
-{
-	struct cfs_rq *prev_cfs_rq;
-	struct list_head *prev;
-	struct rq *rq = rq_of(cfs_rq);
-
-	if (cfs_rq->on_list) {
-		prev = cfs_rq->leaf_cfs_rq_list.prev;
-	} else {
-		prev = rq->tmp_alone_branch;
-	}
-
-	if (prev == &rq->leaf_cfs_rq_list)
-		return false;
-
-	prev_cfs_rq = container_of(prev, struct cfs_rq, leaf_cfs_rq_list);
-
-	return (prev_cfs_rq->tg->parent == cfs_rq->tg);
-}
+/* for_each_leaf_cfs_rq_safe() .. child_cfs_rq_on_list(): same in every port */
+#include "child_cfs_rq_on_list.h"
 
 /* fair.c (6.12.117: with the tg_load_avg_contrib test) */
 static inline bool fl_cfs_rq_is_decayed(struct cfs_rq *cfs_rq)
@@ -111,48 +56,6 @@ static inline bool fl_cfs_rq_is_decayed(struct cfs_rq *cfs_rq)
 		return false;
 
 	return true;
-}
-
-/*
- * fair.c: Check if we need to update the load and the utilization of a
- * blocked group_entity:
- */
-static inline bool fl_skip_blocked_update(struct sched_entity *se)
-{
-	struct cfs_rq *gcfs_rq = group_cfs_rq(se);
-
-	/*
-	 * If sched_entity still have not zero load or utilization, we have to
-	 * decay it:
-	 */
-	if (se->avg.load_avg || se->avg.util_avg)
-		return false;
-
-	/*
-	 * If there is a pending propagation, we have to update the load and
-	 * the utilization of the sched_entity:
-	 */
-	if (gcfs_rq->propagate)
-		return false;
-
-	/*
-	 * Otherwise, the load and the utilization of the sched_entity is
-	 * already zero and there is no pending propagation, so it will be a
-	 * waste of time to try to decay it:
-	 */
-	return true;
-}
-
-/* fair.c (CONFIG_NO_HZ_COMMON) */
-static inline bool fl_cfs_rq_has_blocked(struct cfs_rq *cfs_rq)
-{
-	if (cfs_rq->avg.load_avg)
-		return true;
-
-	if (cfs_rq->avg.util_avg)
-		return true;
-
-	return false;
 }
 
 /*
@@ -206,55 +109,8 @@ static inline bool fl___update_blocked_others(struct rq *rq, bool *done)
 	return updated;
 }
 
-/*
- * fair.c (CONFIG_FAIR_GROUP_SCHED): __update_blocked_fair().  Its direct
- * update_tg_load_avg() is fl_tg_update(.., FL_SITE_BLOCKED_DIRECT), the
- * "forced" path of 3.x; the group se's update_load_avg() is
- * FL_SITE_BLOCKED_SE.
- */
-static inline bool fl___update_blocked_fair(struct rq *rq, bool *done)
-{
-	struct cfs_rq *cfs_rq, *pos;
-	bool decayed = false;
-	int cpu = cpu_of(rq);
-
-	/*
-	 * Iterates the task_group tree in a bottom up fashion, see
-	 * list_add_leaf_cfs_rq() for details.
-	 */
-	fl_for_each_leaf_cfs_rq_safe(rq, cfs_rq, pos) {
-		struct sched_entity *se;
-
-		if (fl_update_cfs_rq_load_avg(cfs_rq_clock_pelt(cfs_rq), cfs_rq)) {
-			fl_tg_update(cfs_rq, FL_SITE_BLOCKED_DIRECT);
-
-			if (cfs_rq->nr_running == 0)
-				update_idle_cfs_rq_clock_pelt(cfs_rq);
-
-			if (cfs_rq == &rq->cfs)
-				decayed = true;
-		}
-
-		/* Propagate pending load changes to the parent, if any: */
-		se = cfs_rq->tg->se[cpu];
-		if (se && !fl_skip_blocked_update(se))
-			fl_update_load_avg(cfs_rq_of(se), se, UPDATE_TG,
-					   FL_SITE_BLOCKED_SE);
-
-		/*
-		 * There can be a lot of idle CPU cgroups.  Don't let fully
-		 * decayed cfs_rqs linger on the list.
-		 */
-		if (fl_cfs_rq_is_decayed(cfs_rq))
-			fl_list_del_leaf_cfs_rq(cfs_rq);
-
-		/* Don't need periodic decay once load/util_avg are null */
-		if (fl_cfs_rq_has_blocked(cfs_rq))
-			*done = false;
-	}
-
-	return decayed;
-}
+/* __update_blocked_fair() and its helpers: the same in every port */
+#include "update_blocked_fair.h"
 
 /* Mirrors sched_balance_update_blocked_averages() of Linux 6.12.117 (Debian 6.12.117+deb12-amd64), kernel/sched/fair.c. */
 /*

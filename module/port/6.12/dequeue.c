@@ -32,56 +32,8 @@ static inline void fl_update_load_sub(struct load_weight *lw, unsigned long dec)
 	lw->inv_weight = 0;
 }
 
-/* fair.c (CONFIG_NUMA_BALANCING) */
-static inline void fl_account_numa_dequeue(struct rq *rq, struct task_struct *p)
-{
-	rq->nr_numa_running -= (p->numa_preferred_nid != NUMA_NO_NODE);
-	rq->nr_preferred_running -= (p->numa_preferred_nid == task_node(p));
-}
-
-/* fair.c */
-static inline void
-fl_account_entity_dequeue(struct cfs_rq *cfs_rq, struct sched_entity *se)
-{
-	fl_update_load_sub(&cfs_rq->load, se->load.weight);
-	if (entity_is_task(se)) {
-		fl_account_numa_dequeue(rq_of(cfs_rq), task_of(se));
-		list_del_init(&se->group_node);
-	}
-	cfs_rq->nr_running--;
-	if (fl_se_is_idle(se))
-		cfs_rq->idle_nr_running--;
-}
-
-/* fair.c */
-static inline void
-fl_update_stats_dequeue_fair(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
-{
-
-	if (!schedstat_enabled())
-		return;
-
-	/*
-	 * Mark the end of the wait period if dequeueing a
-	 * waiting task:
-	 */
-	if (se != cfs_rq->curr)
-		fl_update_stats_wait_end_fair(cfs_rq, se);
-
-	if ((flags & DEQUEUE_SLEEP) && entity_is_task(se)) {
-		struct task_struct *tsk = task_of(se);
-		unsigned int state;
-
-		/* fair.c 6.12.117 notes: racy against TTWU */
-		state = READ_ONCE(tsk->__state);
-		if (state & TASK_INTERRUPTIBLE)
-			__schedstat_set(tsk->stats.sleep_start,
-				      rq_clock(rq_of(cfs_rq)));
-		if (state & TASK_UNINTERRUPTIBLE)
-			__schedstat_set(tsk->stats.block_start,
-				      rq_clock(rq_of(cfs_rq)));
-	}
-}
+/* what dequeue_entity() inlines that is the same in every port */
+#include "dequeue_entity_inline.h"
 
 /* fair.c */
 static inline void fl_set_delayed(struct sched_entity *se)
@@ -141,97 +93,8 @@ static inline void fl_finish_delayed_dequeue_entity(struct sched_entity *se)
 		se->vlag = 0;
 }
 
-/* fair.c: minimum remaining period time to redistribute slack quota */
-static const u64 fl_min_bandwidth_expiration = 2 * NSEC_PER_MSEC;
-/* fair.c: how long we wait to gather additional slack before distributing */
-static const u64 fl_cfs_bandwidth_slack_period = 5 * NSEC_PER_MSEC;
-/* fair.c */
-static const u64 fl_min_cfs_rq_runtime = 1 * NSEC_PER_MSEC;
-
-/* fair.c */
-static inline u64 fl_sched_cfs_bandwidth_slice(void)
-{
-	return (u64)*fl_sysctl_sched_cfs_bandwidth_slice * NSEC_PER_USEC;
-}
-
-/*
- * fair.c: Are we near the end of the current quota period?
- *
- * Requires cfs_b->lock for hrtimer_expires_remaining to be safe against the
- * hrtimer base being cleared by hrtimer_start. In the case of
- * migrate_hrtimers, base is never cleared, so we are fine.
- */
-static inline int fl_runtime_refresh_within(struct cfs_bandwidth *cfs_b, u64 min_expire)
-{
-	struct hrtimer *refresh_timer = &cfs_b->period_timer;
-	s64 remaining;
-
-	/* if the call-back is running a quota refresh is already occurring */
-	if (hrtimer_callback_running(refresh_timer))
-		return 1;
-
-	/* is a quota refresh about to occur? */
-	remaining = ktime_to_ns(hrtimer_expires_remaining(refresh_timer));
-	if (remaining < (s64)min_expire)
-		return 1;
-
-	return 0;
-}
-
-/* fair.c */
-static inline void fl_start_cfs_slack_bandwidth(struct cfs_bandwidth *cfs_b)
-{
-	u64 min_left = fl_cfs_bandwidth_slack_period + fl_min_bandwidth_expiration;
-
-	/* if there's a quota refresh soon don't bother with slack */
-	if (fl_runtime_refresh_within(cfs_b, min_left))
-		return;
-
-	/* don't push forwards an existing deferred unthrottle */
-	if (cfs_b->slack_started)
-		return;
-	cfs_b->slack_started = true;
-
-	hrtimer_start(&cfs_b->slack_timer,
-			ns_to_ktime(fl_cfs_bandwidth_slack_period),
-			HRTIMER_MODE_REL);
-}
-
-/* fair.c: we know any runtime found here is valid as update_curr() precedes return */
-static inline void fl___return_cfs_rq_runtime(struct cfs_rq *cfs_rq)
-{
-	struct cfs_bandwidth *cfs_b = fl_tg_cfs_bandwidth(cfs_rq->tg);
-	s64 slack_runtime = cfs_rq->runtime_remaining - fl_min_cfs_rq_runtime;
-
-	if (slack_runtime <= 0)
-		return;
-
-	raw_spin_lock(&cfs_b->lock);
-	if (cfs_b->quota != RUNTIME_INF) {
-		cfs_b->runtime += slack_runtime;
-
-		/* we are under rq->lock, defer unthrottling using a timer */
-		if (cfs_b->runtime > fl_sched_cfs_bandwidth_slice() &&
-		    !list_empty(&cfs_b->throttled_cfs_rq))
-			fl_start_cfs_slack_bandwidth(cfs_b);
-	}
-	raw_spin_unlock(&cfs_b->lock);
-
-	/* even if it's not valid for return we don't want to try again */
-	cfs_rq->runtime_remaining -= slack_runtime;
-}
-
-/* fair.c (CONFIG_CFS_BANDWIDTH) */
-static __always_inline void fl_return_cfs_rq_runtime(struct cfs_rq *cfs_rq)
-{
-	if (!fl_cfs_bandwidth_used())
-		return;
-
-	if (!cfs_rq->runtime_enabled || cfs_rq->nr_running)
-		return;
-
-	fl___return_cfs_rq_runtime(cfs_rq);
-}
+/* return_cfs_rq_runtime() and its helpers: the same in every port */
+#include "return_cfs_rq_runtime.h"
 
 /* Mirrors dequeue_entity() of Linux 6.12.117 (Debian 6.12.117+deb12-amd64), kernel/sched/fair.c. */
 /*

@@ -11,7 +11,6 @@
  * 6.12.117's.
  */
 #include "update_load_avg.h"
-#include <linux/task_work.h>
 
 /* fair.c: We are picking a new current task - update its stats */
 static inline void
@@ -109,36 +108,8 @@ fl_entity_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr, int queued)
 		return;
 }
 
-/* fair.c (CONFIG_NUMA_BALANCING): Drive the periodic memory faults.. */
-static inline void fl_task_tick_numa(struct rq *rq, struct task_struct *curr)
-{
-	struct callback_head *work = &curr->numa_work;
-	u64 period, now;
-
-	/*
-	 * We don't care about NUMA placement if we don't have memory.
-	 */
-	if (!curr->mm || (curr->flags & (PF_EXITING | PF_KTHREAD)) || work->next != work)
-		return;
-
-	/*
-	 * Using runtime rather than walltime has the dual advantage that
-	 * we (mostly) drive the selection from busy threads and that the
-	 * task needs to have done some actual work before we bother with
-	 * NUMA placement.
-	 */
-	now = curr->se.sum_exec_runtime;
-	period = (u64)curr->numa_scan_period * NSEC_PER_MSEC;
-
-	if (now > curr->node_stamp + period) {
-		if (!curr->node_stamp)
-			curr->numa_scan_period = FL_VM(task_scan_start)(curr);
-		curr->node_stamp += period;
-
-		if (!time_before(jiffies, curr->mm->numa_next_scan))
-			task_work_add(curr, work, TWA_RESUME);
-	}
-}
+/* task_tick_numa(): the same in every port */
+#include "task_tick_numa.h"
 
 /* fair.c */
 static inline void fl_update_misfit_status(struct task_struct *p, struct rq *rq)

@@ -8,6 +8,8 @@
 #                   ends "N passed, N failed"
 #   make demo       the policy comparison experiment in a QEMU VM (KERNEL=6.1|6.12)
 #   make demo-scale contention and error against the CPU count, 2-16 vCPUs
+#   make install    the tool, plugin, man pages, completion (PREFIX=/usr/local)
+#   make deb        build/deb/fairlab_*.deb and fairlab-dkms_*.deb
 #   make surface   regenerate module/port/*/surface.txt from Debian's -dbg
 #                   vmlinux (KERNEL=6.12 for one port; fetches ~1 GB each)
 #
@@ -57,8 +59,10 @@ modules: $(DEPS_STAMPS)
 	@set -e; for k in $(KSEL); do \
 		echo "  KMOD    $$k"; scripts/build-kmod.sh $(KDIR_OPT) $$k; done
 
-# The fairlab tool, library and plugin (what a user runs) ...
-userspace: $(DEPS_STAMPS)
+# The fairlab tool, library and plugin (what a user runs): only the
+# libraries' dev packages, which tools/Makefile checks and names; nothing
+# of the VM set-up ...
+userspace:
 	$(MAKE) -C tools cli
 
 # ... and the sanitizer, fuzzing and test binaries only the tests need.
@@ -107,9 +111,22 @@ bench-analyzer: userspace
 surface:
 	@scripts/surface.sh $(if $(filter command line environment,$(origin KERNEL)),$(KERNEL))
 
+# fairlab into PREFIX/bin (default /usr/local: on sudo's path), its
+# plugin, experiment's scripts, man pages and bash completion.
 install: userspace
 	$(MAKE) -C tools install
 
 clean:
 	-$(MAKE) -C tools clean
 	rm -rf build
+
+# ---- Packaging (install, man, deb) ---------------------------------------
+# Debian packages: fairlab (tool, plugin, experiment scripts, man pages,
+# completion) and fairlab-dkms (module sources, dkms.conf), in build/deb/.
+.PHONY: deb man-check
+deb:
+	@scripts/mkdeb.sh
+
+# Every long option of each subcommand's --help is in its man page, and back.
+man-check: userspace
+	@tests/unit/docs-man.t

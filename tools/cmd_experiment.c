@@ -212,6 +212,11 @@ static int report(const char *dir)
 	if (!lib)
 		lib = FL_EXPERIMENT_LIB;
 	snprintf(script, sizeof(script), "%s/analyze.sh", lib);
+#ifdef FL_EXPERIMENT_SRC
+	/* an uninstalled build: the scripts in its source tree */
+	if (!getenv("FAIRLAB_EXPERIMENT_LIB") && access(script, R_OK))
+		snprintf(script, sizeof(script), "%s/analyze.sh", FL_EXPERIMENT_SRC);
+#endif
 	snprintf(rec, sizeof(rec), "%s/recordings", dir);
 	snprintf(res, sizeof(res), "%s/results", dir);
 	if (access(script, R_OK)) {

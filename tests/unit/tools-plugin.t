@@ -3,7 +3,8 @@
 #
 # plugin_fairlab.so: with it, `trace-cmd report` prints policy, site, group
 # type and task group names instead of numbers, for the same records; and
-# `make -C tools install` puts it where libtraceevent looks ($HOME/.local).
+# `make -C tools install` puts it where libtraceevent looks (its system
+# plugin directory) and fairlab on sudo's path (PREFIX/bin, /usr/local).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tools/test/tap.sh"
@@ -65,12 +66,19 @@ for id in $ids_report; do grep -q " tg=cgroup-$id " "$tmp/named" || missing="$mi
 check "fairlab report's group ids are the plugin's (decimal)${missing:+, not:$missing}" \
 	test -n "$ids_report" -a -z "$missing"
 
-# install into a scratch $HOME: libtraceevent finds it there by itself
-make -s -C "$top/tools" install HOME="$tmp/home" >"$tmp/make.log" 2>&1; s=$?
-check "make -C tools install HOME=...: exit 0" test $s = 0
-check "plugin installed in \$HOME/.local/lib/traceevent/plugins" \
-	test -f "$tmp/home/.local/lib/traceevent/plugins/plugin_fairlab.so"
-check "fairlab installed in \$HOME/.local/bin" test -x "$tmp/home/.local/bin/fairlab"
-HOME=$tmp/home trace-cmd report -i "$ref" >"$tmp/home.txt" 2>/dev/null
-check "trace-cmd report uses the installed plugin" grep -q " site=enqueue_entity " "$tmp/home.txt"
+# install into a scratch root: the plugin in libtraceevent's own plugin
+# directory, fairlab in /usr/local/bin (on sudo's path), its scripts, man
+# pages and completion under /usr/local/share
+root=$tmp/root
+plugdir=$(pkg-config --variable=libdir libtraceevent)/traceevent/plugins
+make -s -C "$top/tools" install DESTDIR="$root" >"$tmp/make.log" 2>&1; s=$?
+check "make -C tools install DESTDIR=...: exit 0" test $s = 0
+check "plugin installed in $plugdir" test -f "$root$plugdir/plugin_fairlab.so"
+check "fairlab installed in /usr/local/bin" test -x "$root/usr/local/bin/fairlab"
+check "experiment's scripts installed in /usr/local/share/fairlab" \
+	test -x "$root/usr/local/share/fairlab/analyze.sh" -a -f "$root/usr/local/share/fairlab/verdict.awk"
+check "man pages installed in /usr/local/share/man/man1" test -f "$root/usr/local/share/man/man1/fairlab-report.1"
+check "bash completion installed" test -f "$root/usr/local/share/bash-completion/completions/fairlab"
+TRACEEVENT_PLUGIN_DIR=$root$plugdir trace-cmd report -i "$ref" >"$tmp/inst.txt" 2>/dev/null
+check "trace-cmd report uses the installed plugin" grep -q " site=enqueue_entity " "$tmp/inst.txt"
 tap_end

@@ -29,8 +29,10 @@ fi
 arch=$(dpkg --print-architecture)
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
 date_r=$(date -R -d "@$(git log -1 --format=%ct 2>/dev/null || date +%s)")
-maint="fairlab <fairlab@localhost>"
-rm -rf "$stage"
+# the maintainer: DEB_MAINTAINER, else the author of the last commit
+maint=${DEB_MAINTAINER:-$(git log -1 --format='%an <%ae>' 2>/dev/null)}
+maint=${maint:-fairlab maintainers <fairlab@example.org>}
+rm -rf "$stage" "$out"/*.deb
 mkdir -p "$stage"
 
 # doc PKG: copyright and a one-entry changelog (a native package's)
@@ -143,7 +145,8 @@ Description: fairlab kernel modules (livepatch and trace events), DKMS sources
  fairlab_trace.ko (the fairlab:* trace events) and fairlab.ko (a livepatch
  of the CFS functions that publish tg->load_avg and pick the idlest group,
  with switchable policies), built by DKMS for the running kernel when a
- fairlab port serves that exact kernel build: $(fl_supported).
+ fairlab port serves that exact kernel build:
+$(fl_supported | tr ',' '\n' | sed 's/^ *//; s/^/  /')
 EOC
 build fairlab-dkms
 ls "$out"/*.deb

@@ -122,7 +122,7 @@ for port in $(fl_ready_ports); do
 	done
 	[ -n "$from" ] || { echo "mkdeb: no kernel/sched sources of $rel in .cache (make deps)" >&2; exit 1; }
 	(cd "$from" && find kernel -name '*.h' -print0 |
-		xargs -0 -I{} install -D -m 0644 {} "$src/sched/$rel/{}")
+		xargs -0 -I{} install -D -m 0644 {} "$src/sched/$port/{}")
 done
 find "$src" -type d -exec chmod 0755 {} + ; find "$src" -type f ! -name '*.sh' -exec chmod 0644 {} +
 doc fairlab-dkms

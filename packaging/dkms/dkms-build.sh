@@ -7,8 +7,8 @@
 #   dkms-build.sh [--clean] KREL KDIR
 #
 # A kernel without a port is refused in one line naming the supported
-# builds.  Each port's kernel/sched headers (from its linux-source) are in
-# sched/KREL/.
+# builds.  Each port's kernel/sched headers (from the linux-source of its
+# build) are in sched/PORT/.
 set -eu
 top=$(cd "$(dirname "$0")" && pwd)
 . "$top/ports.sh"
@@ -25,4 +25,4 @@ if [ -z "$port" ]; then
 	echo "fairlab: no port for kernel $rel; supported builds: $(fl_supported)" >&2
 	exit 1
 fi
-exec make -C "$kdir" M="$top" FAIRLAB_PORT="$port" FAIRLAB_SCHED_SRC="$top/sched/$rel" modules
+exec make -C "$kdir" M="$top" FAIRLAB_PORT="$port" FAIRLAB_SCHED_SRC="$top/sched/$port" modules

@@ -59,7 +59,7 @@ echo "  DEB     fairlab $version"
 tb=$out/tools
 # PREFIX=/usr, no source-tree fallback: the packaged tool finds its
 # scripts in /usr/share/fairlab only.  Hardened as Debian builds are.
-make -s -C tools cli B="$tb" PREFIX=/usr SRC_FALLBACK= \
+make -s -j"$(nproc)" -C tools cli B="$tb" PREFIX=/usr SRC_FALLBACK= \
 	OPT="-O3 -g -flto=auto -fstack-protector-strong -fcf-protection -Wl,-z,relro,-z,now" >/dev/null
 make -s -C tools install B="$tb" PREFIX=/usr SRC_FALLBACK= DESTDIR="$stage/fairlab" \
 	PLUGIN_DIR=/usr/lib/$multiarch/traceevent/plugins >/dev/null

@@ -25,4 +25,4 @@ if [ -z "$port" ]; then
 	echo "fairlab: no port for kernel $rel; supported builds: $(fl_supported)" >&2
 	exit 1
 fi
-exec make -C "$kdir" M="$top" FAIRLAB_PORT="$port" FAIRLAB_SCHED_SRC="$top/sched/$port" modules
+exec make -j"$(nproc)" -C "$kdir" M="$top" FAIRLAB_PORT="$port" FAIRLAB_SCHED_SRC="$top/sched/$port" modules

@@ -113,12 +113,7 @@ check "restore record: relative:8 back" \
 	grep -q -E ' policy_switch: +kind=3 old=3:8 new=3:8' /tmp/later.txt
 
 # 4. a cumulative livepatch that does not know fairlab's state
-dmesg_mark
-expect_fail "atomic replace without fairlab's state refused" 'Invalid argument' \
-	insmod $R/fl_test_replace.ko
-assert_dmesg_has 'fl_test_replace.*not compatible with the already installed livepatches' \
-	"klp says the replace is not compatible"
-assert_sysfs $FL_LIVEPATCH/fairlab/enabled 1 "fairlab still enabled"
+assert_replace_refused $R/fl_test_replace.ko
 
 touch /tmp/later-stop
 tg_wait 60

@@ -13,9 +13,10 @@
 #     force (a cpu.weight write fails, as it makes it).
 #  2. Disabling fl_test_other (no module event: fairlab's once-a-second
 #     look) restores relative:8 and idle_cpus, said in one dmesg line.
-#  3. The recording: a policy_switch of kind fallback (3) at each end; the
-#     tg_update records between them were decided by stock (policy 0), the
-#     ones before and after by relative (3).
+#  3. The recording: a policy_switch of kind fallback (3) at each end and
+#     one more at the describe written during it; the tg_update records
+#     within were decided by stock (policy 0), the ones before and after
+#     by relative (3).
 #  4. A cumulative livepatch that does not declare fairlab's klp state
 #     (fl_test_replace) is refused by klp; fairlab stays enabled.
 # The test livepatches: tests/vm/klp-others/ (make refusal-modules).
@@ -94,19 +95,30 @@ assert_sysfs $FB none "no fallback once fl_test_other is unloaded"
 # 3. the recording: who decided what, between the fallback records
 trace-cmd report -i "$FL_OUT/later.dat" >/tmp/later.txt 2>/dev/null
 cp /tmp/later.txt "$FL_OUT/later.txt"
-awk '/ policy_switch: / && / kind=3 / { fb++; next }
+# A switch puts the new policy in force, waits for a grace period, then
+# records it: records decided by the new policy may come just before the
+# switch record, never one by the old policy after it.  So: between the
+# fallback record and the one the describe repeats (nothing switches
+# then) only stock decides, after the record back to relative:8 only
+# relative, and on each CPU the decisions run relative, stock, relative.
+awk '/ policy_switch: / && / kind=3 / { seg++; if (/ new=0:/) start++; else end++; next }
 	/ tg_update: / { p = $0; sub(/.* policy=/, "", p); sub(/ .*/, "", p)
-		if (fb == 1) { if (p == 0) mid++; else midbad++ }
-		else if (p == 3) out++; else outbad++ }
-	END { printf "%d %d %d %d %d\n", fb, mid, midbad, out, outbad }' \
+		c = $0; sub(/^[^[]*\[/, "", c); sub(/\].*/, "", c)
+		if (seg == 1) { if (p == 0) n1++; else bad1++ }
+		if (seg == 3) { if (p == 3) n3++; else bad3++ }
+		if (!(c in last)) { last[c] = p; if (p != 3) runs++ }
+		else if (p != last[c]) { last[c] = p; if (++sw[c] > 2) runs++ } }
+	END { printf "%d %d %d %d %d %d %d\n", start, end, n1, bad1, n3, bad3, runs }' \
 	/tmp/later.txt >/tmp/later.cnt
-read -r fb mid midbad out outbad </tmp/later.cnt
-log "recording: $fb fallback records; between them $mid stock, $midbad other; outside $out relative, $outbad other"
-assert_eq "two policy_switch records of kind fallback" 2 "$fb"
-check "tg_update records decided by stock in the fallback ($mid)" test "$mid" -gt 0
-assert_eq "none decided by another policy in the fallback" 0 "$midbad"
-check "tg_update records decided by relative outside it ($out)" test "$out" -gt 0
-assert_eq "none decided by another policy outside it" 0 "$outbad"
+read -r start end n1 bad1 n3 bad3 runs </tmp/later.cnt
+log "recording: fallback records $start (new stock), $end (new relative:8); in the fallback $n1 by stock, $bad1 other; after it $n3 by relative, $bad3 other"
+assert_eq "fallback records to stock: at its start and at the describe" 2 "$start"
+assert_eq "one fallback record back to relative:8" 1 "$end"
+check "tg_update records decided by stock in the fallback ($n1)" test "${n1:-0}" -gt 0
+assert_eq "none decided by another policy in the fallback" 0 "${bad1:-0}"
+check "tg_update records decided by relative after it ($n3)" test "${n3:-0}" -gt 0
+assert_eq "none decided by another policy after it" 0 "${bad3:-0}"
+assert_eq "on each CPU: relative, stock, relative, in that order" 0 "${runs:-0}"
 check "fallback record: relative:8 -> stock" \
 	grep -q -E ' policy_switch: +kind=3 old=3:8 new=0:' /tmp/later.txt
 check "restore record: relative:8 back" \

@@ -217,6 +217,7 @@ static int fl_audit_open(struct kernfs_open_file *of)
 	struct fl_audit_text *t = NULL;
 	int ret;
 
+	fl_klp_later_check();	/* before fl_audit_lock: see klp_later.c */
 	mutex_lock(&fl_audit_lock);
 	ret = fl_audit_snapshot(&snap);
 	if (!ret) {
@@ -273,7 +274,10 @@ static ssize_t audit_emit_store(struct kobject *kobj,
 				struct kobj_attribute *attr,
 				const char *buf, size_t count)
 {
-	int ret = fl_audit_emit();
+	int ret;
+
+	fl_klp_later_check();	/* before fl_audit_lock: see klp_later.c */
+	ret = fl_audit_emit();
 
 	return ret ? ret : count;
 }

@@ -39,6 +39,9 @@ u32 fl_idlest_policy_get(void);
 void fl_params_init(void);		/* module init, before the patch */
 void fl_params_set_live(bool live);	/* switches take effect live */
 void fl_params_unpatching(void);	/* the unpatch transition starts */
+bool fl_params_fallback(bool on);	/* true if it changed the policies */
+bool fl_params_user(struct fl_tg_policy *tg, u32 *idlest); /* in fallback */
+void fl_params_describe(void);		/* a fallback record, if in force */
 
 /* main.c: num_present_cpus() at load, the policies' nr_cpus input. */
 extern u32 fl_nr_cpus;
@@ -46,6 +49,20 @@ extern u32 fl_nr_cpus;
 struct klp_patch;
 extern struct list_head *fl_klp_patches;
 int fl_klp_check_others(struct klp_patch *self);
+bool fl_klp_replaces(struct klp_patch *self, const char *name);
+
+/*
+ * klp_later.c: a livepatch loaded after fairlab over one of its functions
+ * makes fairlab fall back to the kernel's rule until it is gone.  The
+ * check takes klp_mutex: never call it from a klp callback or under
+ * fl_switch_lock, fl_audit_lock or fl_describe_lock.
+ */
+extern struct mutex *fl_klp_mutex;
+void fl_klp_later_check(void);
+int fl_klp_later_refuse(const char *param);	/* -EBUSY */
+int fl_klp_later_init(struct klp_patch *self);
+void fl_klp_later_exit(void);
+extern struct kobj_attribute fl_fallback_attr;
 
 /* main.c: the patch was in force and is not any more (unpatched, replaced). */
 bool fl_patch_gone(void);

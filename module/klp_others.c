@@ -16,8 +16,8 @@
 /* kernel/livepatch/core.c: the enabled patches; resolved by symbols.c. */
 struct list_head *fl_klp_patches;
 
-/* Does @self replace the vmlinux function @name? */
-static bool fl_klp_replaces(struct klp_patch *self, const char *name)
+/* Does @self replace the vmlinux function @name? (also klp_later.c) */
+bool fl_klp_replaces(struct klp_patch *self, const char *name)
 {
 	struct klp_object *obj;
 	struct klp_func *f;

@@ -187,6 +187,9 @@ static int __init fl_init(void)
 	if (ret)
 		goto err_kobj;
 	WRITE_ONCE(fl_enabled_seen, true);
+	/* livepatches loaded from now on may stack over ours */
+	if (fl_klp_later_init(&fl_klp_patch))
+		pr_warn("cannot watch for livepatches loaded later (module notifier)\n");
 	/* from now on, tracing that starts gets the groups and CPUs named */
 	fairlab_trace_set_describe(fl_describe);
 	return 0;
@@ -203,6 +206,7 @@ err_stats:
 static void __exit fl_exit(void)
 {
 	/* klp guarantees no task runs the replacements any more. */
+	fl_klp_later_exit();
 	fairlab_trace_set_describe(NULL);
 	kobject_put(fl_kobj);
 	fl_pubtime_exit();

@@ -35,6 +35,10 @@ struct fl_tg_state __rcu *fl_tg_cur;	/* read by fl_tg_state_get() */
 static u32 fl_idlest __read_mostly;
 static bool fl_live;			/* patch enabled: switches take effect live */
 static DEFINE_MUTEX(fl_switch_lock);	/* one switch (and resync) at a time */
+/* A later livepatch is in (klp_later.c): stock in force, the user's kept. */
+static bool fl_fallback;
+static struct fl_tg_policy fl_user_tg;
+static u32 fl_user_idlest;
 
 struct fl_tg_policy fl_tg_policy_get(void)
 {
@@ -119,6 +123,7 @@ static int fl_tg_policy_set(const char *val, const struct kernel_param *kp)
 {
 	struct fl_tg_policy old, new;
 
+	fl_klp_later_check();
 	if (fl_patch_gone())
 		return fl_refuse_gone("tg_policy");
 	if (fl_tg_policy_parse(val, &new)) {
@@ -127,6 +132,10 @@ static int fl_tg_policy_set(const char *val, const struct kernel_param *kp)
 	}
 	fl_tg_policy_localise(&new);
 	mutex_lock(&fl_switch_lock);
+	if (fl_fallback) {
+		mutex_unlock(&fl_switch_lock);
+		return fl_klp_later_refuse("tg_policy");
+	}
 	old = fl_tg_policy_get();
 	fl_tg_state_set(&new);
 	if (fl_live) {
@@ -159,6 +168,7 @@ static int fl_idlest_policy_set(const char *val, const struct kernel_param *kp)
 	size_t n = 0;
 	int i;
 
+	fl_klp_later_check();
 	if (fl_patch_gone())
 		return fl_refuse_gone("idlest_policy");
 	if (fl_idlest_policy_parse(val, &new)) {
@@ -170,6 +180,10 @@ static int fl_idlest_policy_set(const char *val, const struct kernel_param *kp)
 		return -EINVAL;
 	}
 	mutex_lock(&fl_switch_lock);
+	if (fl_fallback) {
+		mutex_unlock(&fl_switch_lock);
+		return fl_klp_later_refuse("idlest_policy");
+	}
 	old = fl_idlest_policy_get();
 	WRITE_ONCE(fl_idlest, new);
 	if (fl_live)
@@ -247,6 +261,78 @@ void fl_params_set_live(bool live)
 		i = fl_idlest_policy_get();
 		trace_policy_switch(FL_KIND_TG, p.id, p.arg, p.id, p.arg);
 		trace_policy_switch(FL_KIND_IDLEST, i, 0, i, 0);
+	}
+	mutex_unlock(&fl_switch_lock);
+}
+
+/*
+ * A later livepatch replaces one of fairlab's functions (@on) or is gone:
+ * put the kernel's rule (stock, both policies) in force and keep the
+ * user's, or restore the user's.  Recorded as a policy_switch of kind
+ * fallback (old: the user's tg policy, new: the one now in force), then
+ * as ordinary tg and idlest switches, which the analyzer segments on.
+ * Nothing changes once the patch is gone (both read stock then).  Returns
+ * true if the policies changed.
+ */
+bool fl_params_fallback(bool on)
+{
+	struct fl_tg_policy cur, next = { .id = FL_TG_STOCK };
+	u32 idl, nidl = FL_IDLEST_STOCK;
+	bool changed = false;
+
+	mutex_lock(&fl_switch_lock);
+	if (on == fl_fallback || fl_patch_gone())
+		goto out;
+	cur = fl_tg_policy_get();
+	idl = fl_idlest_policy_get();
+	if (on) {
+		fl_user_tg = cur;
+		fl_user_idlest = idl;
+		fl_tg_policy_localise(&next);
+	} else {
+		next = fl_user_tg;
+		nidl = fl_user_idlest;
+	}
+	fl_fallback = on;
+	fl_tg_state_set(&next);
+	WRITE_ONCE(fl_idlest, nidl);
+	if (fl_live) {
+		trace_policy_switch(FL_KIND_FALLBACK, fl_user_tg.id,
+				    fl_user_tg.arg, next.id, next.arg);
+		trace_policy_switch(FL_KIND_TG, cur.id, cur.arg, next.id,
+				    next.arg);
+		trace_policy_switch(FL_KIND_IDLEST, idl, 0, nidl, 0);
+		fl_resync_all();
+	}
+	changed = true;
+out:
+	mutex_unlock(&fl_switch_lock);
+	return changed;
+}
+
+/* In fallback: the user's policies, restored when the later patch goes. */
+bool fl_params_user(struct fl_tg_policy *tg, u32 *idlest)
+{
+	bool on;
+
+	mutex_lock(&fl_switch_lock);
+	on = fl_fallback;
+	*tg = fl_user_tg;
+	*idlest = fl_user_idlest;
+	mutex_unlock(&fl_switch_lock);
+	return on;
+}
+
+/* describe: a recording started during a fallback learns of it. */
+void fl_params_describe(void)
+{
+	struct fl_tg_policy cur;
+
+	mutex_lock(&fl_switch_lock);
+	if (fl_fallback && fl_live) {
+		cur = fl_tg_policy_get();
+		trace_policy_switch(FL_KIND_FALLBACK, fl_user_tg.id,
+				    fl_user_tg.arg, cur.id, cur.arg);
 	}
 	mutex_unlock(&fl_switch_lock);
 }

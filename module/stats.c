@@ -119,6 +119,7 @@ static struct attribute *fl_stats_attrs[] = {
 	&fl_stats_attr.attr,
 	&fl_audit_trigger_attr.attr,
 	&fl_describe_attr.attr,
+	&fl_fallback_attr.attr,
 	NULL,
 };
 

@@ -36,6 +36,7 @@ static const struct fl_symreq fl_syms_core[] = {
 	{ "balance_push_callback", (void **)&fl_balance_push_callback },
 	FL_SYM(fl_kernfs_create_file, __kernfs_create_file),	/* audit.c */
 	FL_SYM(fl_klp_patches, klp_patches),			/* klp_others.c */
+	FL_SYM(fl_klp_mutex, klp_mutex),			/* klp_later.c */
 	{ }
 };
 

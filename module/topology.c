@@ -87,6 +87,7 @@ void fl_describe(void)
 			      min_t(size_t, len, U32_MAX));
 	}
 	rcu_read_unlock();
+	fl_params_describe();	/* a fallback in force (klp_later.c) */
 	mutex_unlock(&fl_describe_lock);
 }
 
@@ -94,6 +95,7 @@ static ssize_t describe_store(struct kobject *kobj,
 			      struct kobj_attribute *attr,
 			      const char *buf, size_t count)
 {
+	fl_klp_later_check();	/* a recording starts: see klp_later.c */
 	fl_describe();
 	return count;
 }

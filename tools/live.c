@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "live.h"
+#include "secureboot.h"
 
 #define MOD_DIR		"/sys/module"
 #define PARAM_DIR	"/sys/module/fairlab/parameters"
@@ -80,10 +81,12 @@ int fl_live_check(void)
 	}
 	if (access(MOD_DIR "/fairlab_trace", F_OK)) {
 		fl_error("fairlab_trace.ko is not loaded (no " MOD_DIR "/fairlab_trace): " LOAD_HINT);
+		fl_secureboot_explain();
 		return -1;
 	}
 	if (access(MOD_DIR "/fairlab", F_OK) || access(PARAM_DIR, F_OK)) {
 		fl_error("fairlab.ko is not loaded (no " MOD_DIR "/fairlab): " LOAD_HINT);
+		fl_secureboot_explain();
 		return -1;
 	}
 	if (read_line(LP_DIR "/enabled", buf, sizeof(buf)) || strcmp(buf, "1")) {

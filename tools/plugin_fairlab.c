@@ -143,8 +143,11 @@ static int policy_switch_handler(struct trace_seq *s, struct tep_record *rec,
 	    val(s, ev, "old_arg", rec, &olda) || val(s, ev, "new_policy", rec, &newp) ||
 	    val(s, ev, "new_arg", rec, &newa))
 		return 0;
-	if (kind == FL_KIND_TG || kind == FL_KIND_UNPATCH) {
-		trace_seq_puts(s, kind == FL_KIND_TG ? "kind=tg old=" : "kind=unpatch old=");
+	if (kind == FL_KIND_TG || kind == FL_KIND_UNPATCH ||
+	    kind == FL_KIND_FALLBACK) {
+		trace_seq_puts(s, kind == FL_KIND_TG ? "kind=tg old=" :
+				  kind == FL_KIND_UNPATCH ? "kind=unpatch old=" :
+				  "kind=fallback old=");
 		print_tg_policy(s, oldp, olda);
 		trace_seq_puts(s, " new=");
 		print_tg_policy(s, newp, newa);

@@ -44,6 +44,14 @@ enum fl_policy_kind {
 	FL_KIND_TG,
 	FL_KIND_IDLEST,
 	FL_KIND_UNPATCH,
+	/*
+	 * A livepatch loaded after fairlab replaces one of its functions
+	 * (new: stock, the kernel's rule, now in force), or is gone (new:
+	 * the user's policy, restored); old: the user's tg policy.  At a
+	 * fallback's start and end, tg and idlest records of the switch
+	 * follow; while one is in force, describe repeats it.
+	 */
+	FL_KIND_FALLBACK,
 };
 
 /*

@@ -266,6 +266,18 @@ site_stat() {
 		print (c == "attempts" ? $3 : $4) }' /sys/kernel/fairlab/stats 2>/dev/null
 }
 
+# assert_replace_refused KO: a livepatch with atomic replace that does not
+# declare fairlab's klp state (module/fairlab_klp.h) is refused by klp
+# (EINVAL, its "not compatible" line) while fairlab stays enabled.
+assert_replace_refused() {
+	dmesg_mark
+	expect_fail "atomic replace without fairlab's state refused" \
+		'Invalid argument' insmod "$1"
+	assert_dmesg_has "$(_modname "$1").*not compatible with the already installed livepatches" \
+		"klp says the replace is not compatible"
+	assert_sysfs $FL_LIVEPATCH/fairlab/enabled 1 "fairlab still enabled"
+}
+
 # ------------------------------------------------------------------ the port
 
 # port_surface: the running kernel's module/port/<major.minor>/surface.txt

@@ -79,12 +79,7 @@ load_lp fairlab tg_policy=fixed:1048576 || exit 1
 # and the handover found nothing left (resync writes 0 -> 0).
 tg_load_until /tmp/klp-stop
 sleep 3
-dmesg_mark
-expect_fail "atomic replace without fairlab's state refused" 'Invalid argument' \
-	insmod $R/fl_test_replace.ko
-assert_dmesg_has 'fl_test_replace.*not compatible with the already installed livepatches' \
-	"klp says the replace is not compatible"
-assert_sysfs $FL_LIVEPATCH/fairlab/enabled 1 "fairlab still enabled"
+assert_replace_refused $R/fl_test_replace.ko
 check "cpu.weight writable (fairlab's own __sched_group_set_shares)" sh -c "echo 250 > $W"
 
 # 3. an atomic replace that declares the state and calls the handover

@@ -11,6 +11,13 @@
 #                            (any port: a port being written can be booted)
 #   fl_supported             "6.1.0-57-amd64 (Debian 6.1.192-3), ..." (ready
 #                            ports) for messages
+#   fl_series_of KREL        the series (6.1, 6.12) of a Debian 12 release, or nothing
+#   fl_build_row KREL        its line of module/port/*/builds.tsv, or nothing
+#   fl_build_pkgver KREL     its Debian package version (builds.tsv, else the
+#                            port's kernel.conf), or nothing
+#   fl_headers_installed KREL PKGVER
+#                            /usr/src/linux-headers-KREL if that package is
+#                            installed at PKGVER, else nothing
 
 fl_ports() {
 	local c
@@ -55,4 +62,38 @@ fl_supported() {
 		out="$out${out:+, }$(fl_port_get "$p" KREL) (Debian $(fl_port_get "$p" KPKGVER))"
 	done
 	echo "$out"
+}
+
+fl_series_of() {
+	local s
+	s=$(printf '%s\n' "$1" |
+		sed -n 's/^\([0-9]*\.[0-9]*\)\.[0-9]*\(-[0-9]*\|+deb12\)-[a-z0-9-]*$/\1/p')
+	[ -z "$s" ] || echo "$s"
+}
+
+fl_build_row() {
+	local f
+	for f in "$top"/module/port/*/builds.tsv; do
+		[ -f "$f" ] || continue
+		awk -F'\t' -v k="$1" '!/^#/ && $1 == k { print; exit }' "$f"
+	done | head -n1
+}
+
+fl_build_pkgver() {
+	local v p
+	v=$(fl_build_row "$1" | cut -f2)
+	if [ -z "$v" ]; then
+		for p in $(fl_ports); do
+			[ "$(fl_port_get "$p" KREL)" = "$1" ] && v=$(fl_port_get "$p" KPKGVER)
+		done
+	fi
+	[ -z "$v" ] || echo "$v"
+}
+
+fl_headers_installed() {
+	local d=/usr/src/linux-headers-$1
+	[ "$(dpkg-query -W -f='${Status} ${Version}' "linux-headers-$1" 2>/dev/null)" = "install ok installed $2" ] &&
+		grep -qs "^#define UTS_RELEASE \"$1\"\$" "$d/include/generated/utsrelease.h" &&
+		echo "$d"
+	return 0
 }

@@ -25,6 +25,10 @@
 #                            every "served" line of its builds.tsv
 #   fl_refusal KREL          nothing if a ready port serves KREL, else one
 #                            line saying why not and what is served nearest
+#   fl_build_writes KREL     the tg->load_avg write sites (FUNC+0xOFF, one a
+#                            line) of its builds.tsv line: the column whose
+#                            header (the "# krel<TAB>..." comment) names
+#                            "write"; nothing if none
 #   fl_smoke_build PORT      the one more build make check smoke-tests: a
 #                            served build in a flavour the port's own build
 #                            is not (its ABI's cloud-amd64 first), or nothing
@@ -183,4 +187,20 @@ fl_smoke_build() {
 				if (other[i] ~ /-cloud-amd64$/) { print other[i]; exit }
 			if (n) print other[0]
 		}'
+}
+
+fl_build_writes() {
+	local f
+	for f in "$top"/module/port/*/builds.tsv; do
+		[ -f "$f" ] || continue
+		awk -F'\t' -v k="$1" '
+			/^#/ { h = $0; sub(/^#[ \t]*/, "", h); n = split(h, c, "\t")
+				if (c[1] == "krel") for (i = 1; i <= n; i++)
+					if (c[i] ~ /write/) col = i
+				next }
+			col && $1 == k { m = split($col, w, /[ ,]+/)
+				for (i = 1; i <= m; i++)
+					if (w[i] ~ /^[A-Za-z_][A-Za-z0-9_.]*\+0x[0-9a-fA-F]+$/) print w[i]
+				exit }' "$f"
+	done
 }

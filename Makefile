@@ -51,9 +51,9 @@ endif
 KERNEL    ?= $(lastword $(PORTS))
 export KERNEL
 
-# Checks that a target's tools are installed (each missing one named with
-# its package); the deps* targets install them.
-need = @scripts/deps.sh $(1) --check
+# Installs the tools a target needs when some are missing (apt, root or
+# sudo; a no-op when all are there), never a kernel build.
+need = @scripts/deps.sh $(1) --tools
 
 .PHONY: all modules userspace tools-all deps deps-tool deps-modules deps-vm check \
 	check-unit check-vm check-builds demo demo-scale smoke-modules \

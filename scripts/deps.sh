@@ -7,7 +7,7 @@
 # linux-headers, linux-kbuild): every kernel build is downloaded as .deb
 # files and unpacked under .cache/ by scripts/fetch-build.sh.
 #
-#   scripts/deps.sh [GROUP] [--check | --print-packages | --print-builds]
+#   scripts/deps.sh [GROUP] [--check | --tools | --print-packages | --print-builds]
 #
 # GROUP (default: check):
 #   tool     build the fairlab tool and its plugin (make userspace)
@@ -19,6 +19,8 @@
 #
 # --check            install and download nothing: name each missing package
 #                    and what needs it; exit 1 if any is missing
+# --tools            install the missing packages, download no kernel build
+#                    (what make modules, userspace, demo... run first)
 # --print-packages   the apt packages of GROUP, one per line
 # --print-builds     the kernel builds GROUP downloads, one per line
 #
@@ -59,9 +61,10 @@ for a in "$@"; do
 	case $a in
 	tool|modules|vm|check) group=$a ;;
 	--check) mode=check ;;
+	--tools) mode=tools ;;
 	--print-packages) mode=packages ;;
 	--print-builds) mode=builds ;;
-	-h|--help) sed -n '3,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "deps: unknown argument '$a' (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -120,7 +123,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
 		--no-install-recommends "${pkgs[@]}" >&2
 fi
-[ "$mode" = check ] && exit 0
+[ "$mode" = install ] || exit 0
 
 for k in $(builds); do
 	"$top/scripts/fetch-build.sh" "$k" image headers source

@@ -26,9 +26,8 @@
 #   fl_refusal KREL          nothing if a ready port serves KREL, else one
 #                            line saying why not and what is served nearest
 #   fl_build_writes KREL     the tg->load_avg write sites (FUNC+0xOFF, one a
-#                            line) of its builds.tsv line: the column whose
-#                            header (the "# krel<TAB>..." comment) names
-#                            "write"; nothing if none
+#                            line) of its builds.tsv line (10th column,
+#                            "writes"); nothing if none
 #   fl_smoke_build PORT      the one more build make check smoke-tests: a
 #                            served build in a flavour the port's own build
 #                            is not (its ABI's cloud-amd64 first), or nothing
@@ -190,17 +189,7 @@ fl_smoke_build() {
 }
 
 fl_build_writes() {
-	local f
-	for f in "$top"/module/port/*/builds.tsv; do
-		[ -f "$f" ] || continue
-		awk -F'\t' -v k="$1" '
-			/^#/ { h = $0; sub(/^#[ \t]*/, "", h); n = split(h, c, "\t")
-				if (c[1] == "krel") for (i = 1; i <= n; i++)
-					if (c[i] ~ /write/) col = i
-				next }
-			col && $1 == k { m = split($col, w, /[ ,]+/)
-				for (i = 1; i <= m; i++)
-					if (w[i] ~ /^[A-Za-z_][A-Za-z0-9_.]*\+0x[0-9a-fA-F]+$/) print w[i]
-				exit }' "$f"
-	done
+	fl_build_row "$1" | awk -F'\t' '{ m = split($10, w, /[ ,]+/)
+		for (i = 1; i <= m; i++)
+			if (w[i] ~ /^[A-Za-z_][A-Za-z0-9_.]*\+0x[0-9a-fA-F]+$/) print w[i] }'
 }

@@ -9,7 +9,10 @@
 # module/port/*/), named "SCENARIO [PORT]"; a "# fairlab-kernels: 6.12"
 # line runs a scenario on the kernels it names instead, written ports or
 # not (such a scenario must not need fairlab.ko); FAIRLAB_TEST_KERNELS
-# (e.g. "6.1") restricts the whole run.
+# (e.g. "6.1") restricts the whole run.  The smoke scenario also runs on
+# each port's smoke build ("smoke [6.1.0-57-cloud-amd64]": a served build
+# in another flavour, scripts/ports.sh fl_smoke_build; make smoke-modules
+# builds its modules).
 # A scenario may name its VM shape in a "# fairlab-vm: --smp 4 --numa" line.
 # A test prints "ok - NAME" / "not ok - NAME" lines (TAP-like); each counts.
 # A test that exits non-zero without a "not ok" line counts as one failure,
@@ -31,7 +34,7 @@ for a in "$@"; do
 	case $a in
 	--unit-only) mode=unit ;;
 	--vm-only) mode=vm ;;
-	-h|--help) sed -n '3,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) filter=$a ;;
 	esac
 done
@@ -123,6 +126,12 @@ if [ "$mode" != unit ]; then
 				[ -f "module/port/$k/kernel.conf" ] || continue
 				[ -z "${FAIRLAB_TEST_KERNELS:-}" ] || [[ " $FAIRLAB_TEST_KERNELS " == *" $k "* ]] || continue
 				echo "${t:-300} $k:$f"
+				# the smoke scenario also runs on one more served
+				# build of each series (its image, its modules)
+				if [ "$(basename "$f")" = smoke.guest.sh ] && [ -z "$only" ]; then
+					sb=$(fl_smoke_build "$k")
+					[ -z "$sb" ] || echo "${t:-300} $sb:$f"
+				fi
 			done
 		done | sort -s -k1,1nr | cut -d' ' -f2); do
 		k=${ks%%:*}

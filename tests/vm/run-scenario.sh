@@ -5,9 +5,12 @@
 #
 #   tests/vm/run-scenario.sh [options] SCENARIO.guest.sh
 #
-#   --kernel K       the kernel to boot: a port (6.1, 6.12) or its release
-#                    (6.12.117+deb12-amd64); default $KERNEL, else $KREL,
-#                    else the newest port.  Its own modules go into the guest.
+#   --kernel K       the kernel to boot: a port (6.1, 6.12), its release
+#                    (6.12.117+deb12-amd64) or any build of a port's series
+#                    (6.12.111+deb12-cloud-amd64: its image from
+#                    .cache/kernel-<release>, scripts/fetch-build.sh);
+#                    default $KERNEL, else $KREL, else the newest port.
+#                    Its own modules go into the guest.
 #   --smp N          vCPUs (default 2)
 #   --numa           two NUMA nodes (one socket each), CPUs and memory split
 #                    evenly (needs an even N >= 2)
@@ -31,13 +34,18 @@
 #                    plugin: --qemu-arg "-plugin /path/p.so,k=v"
 #                    (tests/bench/bench-profile.sh)
 #   -v, --verbose    copy the guest console to stderr while it runs
+#
+# The guest also gets /fairlab/build/writes: the booted build's tg->load_avg
+# write sites (FUNC+0xOFF lines) from its module/port/*/builds.tsv line,
+# when that names them (tests/vm/scenarios/surface-writes).
 #   -h, --help       this text
 #
 # Environment: CACHE (default <top>/.cache), KERNEL or KREL (see --kernel),
 # FAIRLAB_VM_TCG (the default of --tcg),
 # FAIRLAB_MODDIR (default <top>/build/kmod/<release>/module: every *.ko there
 # goes into the guest).  In "# fairlab-files:" lines, @KREL@ stands for the
-# booted release.
+# booted release, and a path starting with "?" is left out when it matches
+# nothing (otherwise that is an error).
 #
 # Prints the scenario's "ok - ..." / "not ok - ..." lines, then
 # "ok - <scenario>" or "not ok - <scenario>: reason" (plus the console tail).
@@ -112,8 +120,8 @@ case $tcg in single|multi) ;; *) die "--tcg must be single or multi, not '$tcg'"
 [ -z "$icount" ] || [ "$tcg" = single ] || die "--icount needs --tcg single"
 [ "$numa" = 0 ] || { [ "$smp" -ge 2 ] && [ $((smp % 2)) = 0 ]; } ||
 	die "--numa needs an even --smp >= 2 (one socket per node)"
-[ -f "$vmlinuz" ] || die "$vmlinuz missing (run scripts/deps.sh / make deps)"
-[ -d "$kmods" ] || die "$kmods missing (run scripts/deps.sh / make deps)"
+[ -f "$vmlinuz" ] || die "$vmlinuz missing (scripts/fetch-build.sh $KREL image unpacks it)"
+[ -d "$kmods" ] || die "$kmods missing (scripts/fetch-build.sh $KREL image unpacks it)"
 for t in qemu-system-x86_64 cpio gzip xz sha256sum ldd timeout tar strip; do
 	command -v $t >/dev/null || die "$t not installed"
 done
@@ -299,6 +307,8 @@ add "$scenario" "/scenario/$(basename "$scenario")"
 # /scenario/SCENARIO.d/.
 while read -r f; do
 	f=${f//@KREL@/$KREL}
+	optional=0
+	[ "${f#\?}" = "$f" ] || { optional=1; f=${f#\?}; }
 	case $f in
 	/*) p=$f ;;
 	*) p=$top/$f ;;
@@ -320,8 +330,10 @@ while read -r f; do
 			add "$g" "$d"
 		fi
 	done
-	[ $matched = 1 ] || die "$sname: fairlab-files entry $f matches nothing"
+	[ $matched = 1 ] || [ $optional = 1 ] || die "$sname: fairlab-files entry $f matches nothing"
 done < <(sed -n 's/^#[[:space:]]*fairlab-files:[[:space:]]*//p' "$scenario" | tr ' \t' '\n\n' | sed '/^$/d')
+fl_build_writes "$KREL" >"$gen/writes"
+[ ! -s "$gen/writes" ] || add "$gen/writes" /fairlab/build/writes
 sd=${scenario%.sh}.d
 [ -d "$sd" ] && add_tree "$sd" "/scenario/$(basename "$sd")"
 overlay=$(pack overlay "overlay-v1")

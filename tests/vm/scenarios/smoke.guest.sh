@@ -1,10 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Smoke test of the VM pipeline: fairlab_trace.ko loads and registers its
-# events, trace-cmd records in the guest, hackbench runs in a cgroup, and
-# the trace comes back to the host (smoke.host.sh decodes it).
-# Needs only fairlab_trace.ko.
+# Smoke test of the VM pipeline and of a build's modules: fairlab_trace.ko
+# loads and registers its events, trace-cmd records in the guest, hackbench
+# runs in a cgroup, and the trace comes back to the host (smoke.host.sh
+# decodes it); then fairlab.ko patches, every tg and idlest policy runs
+# once under hackbench while trace-cmd records (policies.dat, which
+# smoke.host.sh has `fairlab report` read), and it unpatches and unloads.
+# What make check-builds runs on every served build.
 . "$FL_LIB"
 
 load_mod fairlab_trace || exit 1
@@ -26,5 +29,28 @@ cp /tmp/hackbench.log "$FL_OUT/"
 
 log "t=$(cut -d" " -f1 /proc/uptime) stress-ng"
 check "stress-ng --exec as user" run_as_user stress-ng --exec 1 -t 2s -q
+
+# The livepatch: every policy once (one argument each), recorded
+TGP=/sys/module/fairlab/parameters/tg_policy
+IDP=/sys/module/fairlab/parameters/idlest_policy
+load_lp fairlab || exit 1
+record_start policies -e fairlab
+cg_run smoke sh -c 'while :; do hackbench -g 2 -f 5 -l 50; done' >/dev/null 2>&1 &
+hb=$!
+for p in stock force nonzero relative:8 turner1 turner2 fixed:64 log2:8 \
+	ratelimit:1000 budget:5 stock; do
+	echo "$p" >$TGP 2>/dev/null
+	assert_eq "tg_policy $p" "$p" "$(cat $TGP)"
+	sleep 0.5
+done
+for p in idle_cpus nr_running stock; do
+	echo "$p" >$IDP 2>/dev/null
+	assert_eq "idlest_policy $p" "$p" "$(cat $IDP)"
+	sleep 0.5
+done
+record_stop policies
+kill $hb 2>/dev/null
+wait $hb 2>/dev/null
+unload_lp fairlab
 unload_mod fairlab_trace
 assert_taint_ok

@@ -3,8 +3,10 @@
 #
 # Does vmlinux's own code still write tg->load_avg while fairlab is patched?
 # A kprobe goes on every instruction that writes tg->load_avg, as listed
-# ("write FUNC+0xOFF" lines) in module/port/<major.minor>/surface.txt of
-# the running kernel (scripts/surface.py; FUNC+0xOFF survives KASLR).
+# for the running build in its module/port/*/builds.tsv line (shipped as
+# /fairlab/build/writes by run-scenario.sh), else ("write FUNC+0xOFF"
+# lines) in module/port/<major.minor>/surface.txt of the port's own build
+# (scripts/surface.py; FUNC+0xOFF survives KASLR).
 # The same workload, reaching every path that writes (fork/exec, cgroup
 # moves, cpu.weight writes, cpu.max throttling, CPU hotplug, autogroups,
 # fair <-> FIFO class switches), runs three times:
@@ -24,12 +26,19 @@ CG=/sys/fs/cgroup
 
 krel=$(uname -r)
 port=$(echo "$krel" | cut -d. -f1,2)
-# the offsets are those of one build: port_surface checks it is this kernel's
-surface=$(port_surface) || die "no patch surface for this build"
-awk '$1 == "write" { print $2 }' "$surface" >/tmp/writes
+# the offsets are those of one build: the host ships this build's, and
+# port_surface checks the surface is this kernel's
+if [ -s /fairlab/build/writes ]; then
+	from="its line of module/port/$port/builds.tsv"
+	cp /fairlab/build/writes /tmp/writes
+else
+	from=module/port/$port/surface.txt
+	surface=$(port_surface) || die "no patch surface for this build"
+	awk '$1 == "write" { print $2 }' "$surface" >/tmp/writes
+fi
 nw=$(wc -l </tmp/writes)
-[ "$nw" -gt 0 ] || die "$surface lists no write"
-log "kernel $krel: $nw write sites from module/port/$port/surface.txt"
+[ "$nw" -gt 0 ] || die "$from lists no write"
+log "kernel $krel: $nw write sites from $from"
 
 # ------------------------------------------------------------------ probes
 # probe_count.ko (tests/vm/probe-count): a kprobe per site, hits in debugfs.
@@ -164,7 +173,7 @@ phase unpatched-again
 expect unpatched-again fire
 
 {
-	echo "# tg->load_avg write sites of $krel (module/port/$port/surface.txt): hits per phase"
+	echo "# tg->load_avg write sites of $krel ($from): hits per phase"
 	printf '%-48s %12s %12s %16s\n' "site" "unpatched" "patched" "unpatched-again"
 	while read -r site; do
 		printf '%-48s %12s %12s %16s\n' "$site" "$(hits_of unpatched "$site")" \

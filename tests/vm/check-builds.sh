@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The build matrix (make check-builds): for each kernel build, download it
+# (scripts/fetch-build.sh: image, headers, source), build its modules,
+# boot its own image and run the smoke scenario, and the coverage scenario
+# (surface-writes: a kprobe on every tg->load_avg write site fires
+# unpatched, never patched) where its write sites are known (its
+# builds.tsv line names them, or it is a port's own build).
+#
+#   tests/vm/check-builds.sh [KREL...]
+#
+# Default: every build a port serves (module/port/*/kernel.conf and the
+# "served" lines of module/port/*/builds.tsv).  Prints a progress line with
+# an ETA after each build and a table at the end (build, smoke, coverage,
+# seconds); exits 1 if any step failed.  Logs and VM artifacts go to
+# build/check-builds/<release>/.
+#
+# Each step is bounded (FAIRLAB_FETCH_TIMEOUT, default 1200 s for the
+# downloads, 900 s for the module build; the scenarios have their own).
+# When the cache's file system has less than FAIRLAB_MIN_FREE_GB (default
+# 8) GB free after a build, what this run downloaded and unpacked for that
+# build is deleted again (never what was there before).
+#
+# Environment: FAIRLAB_VM_WRAPPER, a command each VM run is started
+# through (e.g. a limiter of concurrent VMs); CACHE as for
+# scripts/fetch-build.sh.
+#
+# examples:
+#   make check-builds
+#   make check-builds BUILDS="6.1.0-57-cloud-amd64 6.12.117+deb12-cloud-amd64"
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top"
+. scripts/ports.sh
+CACHE=${CACHE:-$top/.cache}
+export CACHE
+
+case ${1:-} in -h|--help) sed -n '3,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+builds=("$@")
+if [ ${#builds[@]} -eq 0 ]; then
+	for p in $(fl_ready_ports); do mapfile -t -O "${#builds[@]}" builds < <(fl_served "$p"); done
+fi
+[ ${#builds[@]} -gt 0 ] || { echo "check-builds: no served build" >&2; exit 1; }
+
+fetch_tmo=${FAIRLAB_FETCH_TIMEOUT:-1200}
+min_free=${FAIRLAB_MIN_FREE_GB:-8}
+read -r -a wrap <<<"${FAIRLAB_VM_WRAPPER:-}"
+outroot=$top/build/check-builds
+mkdir -p "$outroot"
+say() { printf 'check-builds: %s\n' "$*"; }
+
+# the cache entries of one build, to tell what this run added
+entries() {
+	ls -d "$CACHE"/deb/*.deb "$CACHE/kernel-$1" "$CACHE/headers-$1" 2>/dev/null | sort
+}
+
+# scenario KREL NAME: run tests/vm/scenarios/NAME.guest.sh on the build's
+# own image with its "# fairlab-vm:" options; ok/FAIL by its exit status
+scenario() {
+	local k=$1 s=tests/vm/scenarios/$2.guest.sh opts
+	opts=$(sed -n 's/^#[[:space:]]*fairlab-vm:[[:space:]]*//p' "$s" | head -n1)
+	# shellcheck disable=SC2086
+	if ${wrap[@]+"${wrap[@]}"} tests/vm/run-scenario.sh --kernel "$k" $opts \
+		--out "$outroot/$k/$2" "$s" >"$outroot/$k/$2.log" 2>&1; then
+		echo ok
+	else
+		echo FAIL
+	fi
+}
+
+t_start=$(date +%s)
+n=${#builds[@]}
+rows=()
+failed=0
+i=0
+for k in "${builds[@]}"; do
+	i=$((i + 1))
+	t0=$(date +%s)
+	d=$outroot/$k
+	rm -rf "$d" && mkdir -p "$d"
+	before=$(entries "$k")
+	smoke=- cov=-
+	why=$(fl_refusal "$k")
+	if [ -n "$why" ]; then
+		smoke="refused"
+		say "$k: not served: $why"
+	elif ! timeout "$fetch_tmo" scripts/fetch-build.sh "$k" image headers source >"$d/fetch.log" 2>&1; then
+		smoke="FAIL(fetch)"
+	elif ! timeout 900 scripts/build-kmod.sh "$k" >"$d/build.log" 2>&1; then
+		smoke="FAIL(build)"
+	else
+		smoke=$(scenario "$k" smoke)
+		if [ -n "$(fl_build_writes "$k")" ] || [ -n "$(fl_port_of "$k")" ]; then
+			if KREL=$k timeout 900 tests/vm/build-probe-module.sh >"$d/probe-build.log" 2>&1; then
+				cov=$(scenario "$k" surface-writes)
+			else
+				cov="FAIL(build)"
+			fi
+		fi
+	fi
+	case "$smoke $cov" in *FAIL*|*refused*) failed=$((failed + 1)) ;; esac
+	secs=$(( $(date +%s) - t0 ))
+	rows+=("$(printf '%-32s %-12s %-12s %8s' "$k" "$smoke" "$cov" "$secs")")
+
+	# disk: drop what this run fetched for this build when space is short
+	free=$(df -P -k "$CACHE/" | awk 'NR == 2 { print int($4 / 1048576) }')
+	if [ "$free" -lt "$min_free" ]; then
+		comm -13 <(echo "$before") <(entries "$k") | while read -r e; do
+			case $e in */linux-source-*) continue ;; esac
+			rm -rf "$e"
+		done
+		say "$k: ${free} GB free (< $min_free): removed what this run downloaded for it"
+	fi
+
+	el=$(( $(date +%s) - t_start ))
+	left=$(( n - i ))
+	eta=$(( el * left / i ))
+	say "[$i/$n] $k: smoke $smoke, coverage $cov, ${secs}s; ${left} left, ETA $(date -u -d "@$(( $(date +%s) + eta ))" +%H:%M:%S) UTC (~$((eta / 60)) min)"
+done
+
+total=$(( $(date +%s) - t_start ))
+echo
+printf '%-32s %-12s %-12s %8s\n' "build" "smoke" "coverage" "time (s)"
+printf '%s\n' "${rows[@]}"
+echo "# $n builds, $((n - failed)) clean, $failed failed; $(date -u +%Y-%m-%d) ${total}s in all (logs: ${outroot#$top/}/)"
+[ "$failed" -eq 0 ]

@@ -139,7 +139,8 @@ static void fl_resync_one(struct task_group *tg, int cpu, u64 now,
  * (== Σ load), at least as accurate as stock would.  Process context; each
  * CPU's rq lock is held for at most FL_RESYNC_GROUPS_PER_HOLD groups at a
  * time (lockhold.c), under one RCU read-side section per CPU that keeps
- * the cursor group valid in between.
+ * the cursor group valid in between (interrupts on between holds; no
+ * cond_resched() there, inside the section); cond_resched() between CPUs.
  */
 void fl_resync_all(void)
 {
@@ -169,5 +170,6 @@ void fl_resync_all(void)
 		if (in_hold)
 			fl_rq_hold_end(&h, FL_HOLD_RESYNC, in_hold);
 		rcu_read_unlock();
+		cond_resched();
 	}
 }

@@ -21,7 +21,8 @@
 . /fairlab/tests/vm/tg-check/workload.sh
 : "${AB_GROUPS:=1000}"
 : "${AB_LOADED:=40}"		# groups of the 1,000 that run a fork/exec loop
-FL_TRACE_BUF_KB=${AB_BUF_KB:-16384}
+# per possible CPU: 255 x 512 KB; one snapshot's records come from one CPU
+FL_TRACE_BUF_KB=${AB_BUF_KB:-512}
 PER_HOLD=64			# FL_AUDIT_GROUPS_PER_HOLD
 hold() { awk -v k="$1" -v n="$2" -v c="$3" '$1 == k && $2 == n { print $c }' $FLK/stats; }
 rows() { awk '!/^#/ { n++ } END { print n + 0 }' /tmp/fl-audit.txt; }

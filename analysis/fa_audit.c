@@ -4,8 +4,9 @@
  * windows (fa_engine.h): does tg->load_avg move between two audits of a
  * group by the sum of the deltas its traced writes added?
  *
- * Placing a snapshot: fairlab.ko takes it with every CPU stopped, then
- * writes one record per group.  tg_update records between the snapshot
+ * Placing a snapshot: fairlab.ko reads each group as one consistent cut
+ * at its snap_ns (module/audit.c), then writes one record per group; a
+ * row it could not prove exact (checked=0) is counted and skipped.  tg_update records between the snapshot
  * (snap_ns) and an audit record have already been counted when the record
  * arrives; the write log (fa_engine_int.h) takes them back out.  Without
  * snap_ns the snapshot is placed at the record's time (approximate).
@@ -88,6 +89,10 @@ int fa_on_tg_audit(struct fa_engine *e, const struct fa_event *ev)
 
 	if (i < 0)
 		return -1;
+	if (a->unchecked) {	/* no cut: neither checked nor a window end */
+		s->audit_unchecked++;
+		return 0;
+	}
 	g = &e->tgtab.tg[i];
 	s->audits++;
 	if (a->tg_load_avg != a->sum_contrib)

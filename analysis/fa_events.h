@@ -68,8 +68,9 @@ struct fa_cpu_topology {
 };
 
 /*
- * One group in an audit snapshot.  The snapshot is taken with every CPU
- * stopped; its records are written afterwards, so a record's timestamp
+ * One group in an audit snapshot: tg->load_avg and the sums as one
+ * consistent cut at snap_ns, unless unchecked.  Its records are written
+ * afterwards, so a record's timestamp
  * lies after the snapshot, and tg_update records may lie in between.
  * snap_ns, when the recording carries it in the recording's clock, says
  * when the snapshot was taken.
@@ -80,6 +81,7 @@ struct fa_tg_audit {
 	u64 sum_load;
 	u64 snap_ns;		/* snapshot time, trace clock ns, if has_snap */
 	bool has_snap;		/* false: place the audit at its record's time */
+	bool unchecked;		/* not an exact cut: counted, otherwise ignored */
 };
 
 /*

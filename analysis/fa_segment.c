@@ -165,6 +165,7 @@ int fa_seg_merge(struct fa_segment *d, const struct fa_segment *s)
 		d->idlest[i].mismatch += s->idlest[i].mismatch;
 	}
 	d->audits += s->audits;
+	d->audit_unchecked += s->audit_unchecked;
 	d->audit_violations += s->audit_violations;
 	max_u64(&d->audit_max_abs_err, s->audit_max_abs_err);
 	max_u64(&d->audit_max_track, s->audit_max_track);

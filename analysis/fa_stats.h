@@ -106,7 +106,8 @@ struct fa_segment {
 	u64 policy_attempts[FA_TG_POLICIES];
 	struct fa_idlest_seg idlest[FA_IDLEST_POLICIES];
 
-	u64 audits;		/* tg_audit records */
+	u64 audits;		/* tg_audit records (checked ones) */
+	u64 audit_unchecked;	/* tg_audit records flagged unchecked: skipped */
 	u64 audit_violations;	/* tg->load_avg != sum(contrib) */
 	u64 audit_max_abs_err;	/* max |tg->load_avg - sum(load)| */
 	u64 audit_max_track;	/* max |tracked E - audited E| */

@@ -8,13 +8,64 @@
  *                                    read as text by that open file only
  *   /sys/kernel/fairlab/audit_emit   (0200) write: snapshot as tg_audit events
  *
- * A group's row is consistent because it is read with every CPU's rq lock
- * held (lockhold.c): no writer of tg->load_avg or of a contrib runs then.
- * The groups are read in batches, the locks released in between, so that
- * the time with interrupts off stays bounded however many groups exist;
- * each row carries the time of its batch's snapshot (snap_ns,
- * ktime_get_mono_fast_ns(): trace-cmd's "-C mono" clock), so a recording
- * places each group's audit among its tg_update records.
+ * No more than one rq lock is ever held.  A group's row is read in two
+ * passes over the possible CPUs, each pass taking one CPU's rq lock at a
+ * time (lockhold.c) for a batch of at most FL_AUDIT_GROUPS_PER_HOLD
+ * groups, one cfs_rq each:
+ *
+ *   pass 1, CPU c, under c's rq lock:  contrib_c, load_c, and gen1_c, the
+ *           generation of the group's bucket in c's array (fairlab.h);
+ *   then    L = tg->load_avg, between two full barriers, at snap_ns;
+ *   pass 2, CPU c, under c's rq lock:  gen2_c, and contrib_c again.
+ *
+ * Every write fairlab makes to tg->load_avg and to a cfs_rq's contrib
+ * (fl_tg_update(), its slow path, the resync, clear_tg_load_avg()'s
+ * fl_tg_clear(): all through tg_update.h/tg_update.c) bumps, inside the
+ * same critical section of that cfs_rq's rq lock, the generation of the
+ * group's bucket on that CPU; counters only grow, so
+ * Σ_c gen1_c == Σ_c gen2_c means gen1_c == gen2_c for every c: no such
+ * write to the group's cfs_rq of c ran between our two holds of c's lock
+ * (a writer's critical section is wholly before the first or wholly after
+ * the second).  Then, at the moment L was read, every write of the group
+ * had either completed before our pass-1 hold of its CPU, or not begun
+ * before our pass-2 hold of it:
+ *  - a completed write's atomic_long_add() and contrib store precede its
+ *    unlock, which precedes our lock (RELEASE/ACQUIRE of the same lock),
+ *    which precedes the first smp_mb() and so the read of L: L includes
+ *    its delta, and pass 1 read its contrib, unchanged since;
+ *  - a later write's add follows its lock, which follows our pass-2
+ *    unlock, which follows the second smp_mb() and so our read of L: by
+ *    coherence L cannot include it, and its contrib is not in the rows.
+ * So L and Σ contrib_c are one consistent cut, at snap_ns, of the writes
+ * of that group, and tg_load_avg == sum_contrib must hold exactly (both
+ * start at 0 when the group is made).  sum_load is each CPU's
+ * avg.load_avg as pass 1 read it (it changes without a publish, so it is
+ * no instant's sum; it never was exact to the publish rule either).
+ *
+ * A row whose sums differ (a writer of its bucket ran in the window: the
+ * group's own, or another group hashed to the same bucket) is read again,
+ * with the others of its batch that failed, up to FL_AUDIT_RETRIES times;
+ * then it is given as read but flagged unchecked (checked=0 in the text
+ * and in tg_audit) and counted in /sys/kernel/fairlab/stats (audit_rows).
+ *
+ * The kernel's own writers: while the patch is in force every writer of
+ * tg->load_avg is fairlab's (port/<kernel>/surface.txt).  During the
+ * patch and unpatch transitions and after an unpatch, vmlinux's
+ * update_tg_load_avg() also writes, without a generation; the contrib
+ * re-read of pass 2 catches any of its writes that leaves a CPU's contrib
+ * changed, not a write undone by another within the window, so rows taken
+ * then are exact only as far as that goes.
+ *
+ * The walk and its pauses: a batch's groups are protected by RCU only (a
+ * module cannot pin an autogroup: autogroup_kref_put()'s release is
+ * static to autogroup.c), so the holds of one batch, 2 x nr_cpu_ids x
+ * (1 + retries) of them with interrupts on in between, run in one RCU
+ * read-side section.  Between batches the section ends and cond_resched()
+ * runs; the next batch restarts the walk of task_groups from its head and
+ * skips the groups already read, by id (the saved position: a table of
+ * ids, not a pointer into a list that may have changed).  Groups created
+ * meanwhile are read too, groups destroyed meanwhile are not; the walks
+ * cost O(groups^2 / FL_AUDIT_GROUPS_PER_HOLD) id look-ups, no lock held.
  *
  * Groups are named by cgroup id or flagged autogroup id, never by kernel
  * pointer.
@@ -25,10 +76,17 @@
 #include <linux/kernfs.h>
 #include <linux/mm.h>
 #include <linux/ktime.h>
+#include <linux/hash.h>
+#include <linux/log2.h>
+#include <linux/sched.h>
 #include "port.h"
 #include "autogroup.h"
 #include "fairlab.h"
+#include "lockhold.h"
 #include "fairlab_trace_events.h"
+
+/* Re-reads of a batch's rows whose generations moved, before unchecked. */
+#define FL_AUDIT_RETRIES	8
 
 struct fl_audit_row {
 	u64 id;
@@ -36,12 +94,28 @@ struct fl_audit_row {
 	s64 sum_contrib;
 	u64 sum_load;
 	u64 snap_ns;
+	bool checked;		/* generations equal: an exact cut */
+};
+
+/* A group of the batch being read, and its two passes' sums. */
+struct fl_audit_slot {
+	struct task_group *tg;
+	struct fl_audit_row *row;
+	unsigned long gen1, gen2;	/* Σ over CPUs of its bucket's generation */
+	s64 contrib1, contrib2;		/* Σ tg_load_avg_contrib, pass 1 and 2 */
+	u64 load;
+	s64 tla;
+	bool pending;
 };
 
 struct fl_audit_snap {
 	struct fl_audit_row *rows;
 	unsigned int cap, n;
 	bool overflow;
+	u64 *seen;			/* ids + 1 already read; 0: free */
+	unsigned int seen_bits;
+	struct fl_audit_slot *slot;	/* FL_AUDIT_GROUPS_PER_HOLD */
+	unsigned int retried, unchecked;
 };
 
 /* The text one open file reads. */
@@ -52,6 +126,7 @@ struct fl_audit_text {
 
 static DEFINE_MUTEX(fl_audit_lock);	/* one snapshot at a time, seq order */
 static u64 fl_audit_seq;
+static atomic64_t fl_audit_rows, fl_audit_unchecked, fl_audit_retried;
 
 /* fs/kernfs: not exported; resolved by fl_resolve_symbols() (symbols.c). */
 struct kernfs_node *(*fl_kernfs_create_file)(struct kernfs_node *parent,
@@ -61,6 +136,21 @@ struct kernfs_node *(*fl_kernfs_create_file)(struct kernfs_node *parent,
 					     void *priv, const void *ns,
 					     struct lock_class_key *key);
 
+/*
+ * A group's id: its cgroup id (64-bit, never reused while the system
+ * runs), or for an autogroup FL_TG_AUTOGROUP_FLAG | its id.  Autogroup ids
+ * come from the kernel's 32-bit autogroup_seq_nr (autogroup_create()),
+ * which wraps after 2^32 setsid() calls; an id can then name a new
+ * autogroup while, at most, an older one with the same id is still alive.
+ * What that does: 6.1's publish-time table (pubtime.c, keyed by id and
+ * CPU) may hand the new group the older stamp, which is then at least as
+ * old as the 2^32 setsid()s took, far beyond any rate limit, so no publish
+ * is held back by it; an audit reads only the first of two live groups
+ * with one id (its table of ids read, above); and the analyzer, which
+ * keys groups by id, adds the two groups' records together, in a
+ * recording that spans the reuse (tg_info names the newer one).  No
+ * generation is added: reaching it takes billions of sessions.
+ */
 u64 fl_tg_id(struct task_group *tg)
 {
 	if (tg->autogroup)
@@ -70,60 +160,144 @@ u64 fl_tg_id(struct task_group *tg)
 	return 0;
 }
 
+/* Whether id @id was read already; if not, it is now marked read. */
+static bool fl_audit_seen(struct fl_audit_snap *snap, u64 id)
+{
+	u64 key = id + 1, mask = (1ULL << snap->seen_bits) - 1;
+	u64 i = hash_64(key, snap->seen_bits);
+
+	for (;; i = (i + 1) & mask) {
+		if (snap->seen[i] == key)
+			return true;
+		if (!snap->seen[i]) {
+			snap->seen[i] = key;
+			return false;
+		}
+	}
+}
+
 /*
- * Walk every group, FL_AUDIT_CFS_RQS_PER_HOLD cfs_rqs per hold of all rq
- * locks.  One RCU read-side section covers the walk, so the cursor group
- * stays valid while the locks are dropped between batches; groups created
- * meanwhile may be missed, groups being destroyed may still be read, as
- * with any walk of task_groups.
+ * One pass over the possible CPUs for the pending slots of @sl: each
+ * CPU's rq lock held once, alone, for at most FL_AUDIT_GROUPS_PER_HOLD
+ * cfs_rqs.  Caller in an RCU read-side section that keeps the groups.
+ */
+static void fl_audit_pass(struct fl_audit_slot *sl, unsigned int n, bool first)
+{
+	struct fl_rq_hold h;
+	unsigned int i, k;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		fl_rq_hold_begin(&h, cpu);
+		for (i = 0, k = 0; i < n; i++) {
+			struct fl_audit_slot *s = &sl[i];
+			struct cfs_rq *cfs_rq;
+
+			if (!s->pending)
+				continue;
+			cfs_rq = s->tg->cfs_rq[cpu];
+			k++;
+			if (first) {
+				s->gen1 += fl_gen_read(s->tg, cpu);
+				s->contrib1 += cfs_rq->tg_load_avg_contrib;
+				s->load += cfs_rq->avg.load_avg;
+			} else {
+				s->gen2 += fl_gen_read(s->tg, cpu);
+				s->contrib2 += cfs_rq->tg_load_avg_contrib;
+			}
+		}
+		fl_rq_hold_end(&h, FL_HOLD_AUDIT, k);
+	}
+}
+
+static void fl_audit_fill(struct fl_audit_slot *s, u64 snap_ns, bool checked)
+{
+	struct fl_audit_row *r = s->row;
+
+	r->id = fl_tg_id(s->tg);
+	r->tg_load_avg = s->tla;
+	r->sum_contrib = s->contrib1;
+	r->sum_load = s->load;
+	r->snap_ns = snap_ns;
+	r->checked = checked;
+	s->pending = false;
+}
+
+/*
+ * Read the @n groups of @sl into their rows: pass 1, tg->load_avg, pass 2
+ * (the header says why a row whose sums agree is exact), again for the
+ * rows whose sums differ, FL_AUDIT_RETRIES times at most.
+ */
+static void fl_audit_batch(struct fl_audit_snap *snap, struct fl_audit_slot *sl,
+			   unsigned int n)
+{
+	unsigned int i, left = n, tries;
+	u64 snap_ns;
+
+	for (i = 0; i < n; i++)
+		sl[i].pending = true;
+	for (tries = 0; left; tries++) {
+		for (i = 0; i < n; i++) {
+			sl[i].gen1 = sl[i].gen2 = 0;
+			sl[i].contrib1 = sl[i].contrib2 = 0;
+			sl[i].load = 0;
+		}
+		fl_audit_pass(sl, n, true);
+		smp_mb();	/* pass 1's holds before the reads of L */
+		snap_ns = ktime_get_mono_fast_ns();
+		for (i = 0; i < n; i++)
+			if (sl[i].pending)
+				sl[i].tla = atomic_long_read(&sl[i].tg->load_avg);
+		smp_mb();	/* the reads of L before pass 2's holds */
+		fl_audit_pass(sl, n, false);
+		left = 0;
+		for (i = 0; i < n; i++) {
+			struct fl_audit_slot *s = &sl[i];
+
+			if (!s->pending)
+				continue;
+			if (s->gen1 == s->gen2 && s->contrib1 == s->contrib2)
+				fl_audit_fill(s, snap_ns, true);
+			else if (tries == FL_AUDIT_RETRIES)
+				fl_audit_fill(s, snap_ns, false), snap->unchecked++;
+			else
+				left++, snap->retried++;
+		}
+	}
+}
+
+/*
+ * Read every group, in batches of FL_AUDIT_GROUPS_PER_HOLD (the header
+ * says how the walk resumes between them).
  */
 static void fl_audit_walk(struct fl_audit_snap *snap)
 {
-	unsigned int per_hold = max(1U, FL_AUDIT_CFS_RQS_PER_HOLD / nr_cpu_ids);
-	unsigned int in_hold = 0;
 	struct task_group *tg;
-	unsigned long flags = 0;
-	u64 t0 = 0, snap_ns = 0;
-	int cpu;
+	unsigned int n;
 
-	rcu_read_lock();
-	list_for_each_entry_rcu(tg, fl_vm.task_groups, list) {
-		struct fl_audit_row *r;
-
-		if (tg == fl_root_task_group || !tg->cfs_rq)
-			continue;
-		if (snap->n == snap->cap) {
-			snap->overflow = true;
-			break;
+	do {
+		n = 0;
+		rcu_read_lock();
+		list_for_each_entry_rcu(tg, fl_vm.task_groups, list) {
+			if (tg == fl_root_task_group || !tg->cfs_rq)
+				continue;
+			if (fl_audit_seen(snap, fl_tg_id(tg)))
+				continue;
+			if (snap->n + n == snap->cap) {	/* more than counted */
+				snap->overflow = true;
+				break;
+			}
+			snap->slot[n].tg = tg;
+			snap->slot[n].row = &snap->rows[snap->n + n];
+			if (++n == FL_AUDIT_GROUPS_PER_HOLD)
+				break;
 		}
-		if (!in_hold) {
-			t0 = ktime_get_mono_fast_ns();
-			fl_rq_lock_all(&flags);
-			snap_ns = ktime_get_mono_fast_ns();
-		}
-		r = &snap->rows[snap->n++];
-		r->id = fl_tg_id(tg);
-		r->tg_load_avg = atomic_long_read(&tg->load_avg);
-		r->sum_contrib = 0;
-		r->sum_load = 0;
-		r->snap_ns = snap_ns;
-		for_each_possible_cpu(cpu) {
-			r->sum_contrib += tg->cfs_rq[cpu]->tg_load_avg_contrib;
-			r->sum_load += tg->cfs_rq[cpu]->avg.load_avg;
-		}
-		if (++in_hold == per_hold) {
-			fl_rq_unlock_all(flags);
-			fl_hold_account(FL_HOLD_AUDIT, in_hold,
-					ktime_get_mono_fast_ns() - t0);
-			in_hold = 0;
-		}
-	}
-	if (in_hold) {
-		fl_rq_unlock_all(flags);
-		fl_hold_account(FL_HOLD_AUDIT, in_hold,
-				ktime_get_mono_fast_ns() - t0);
-	}
-	rcu_read_unlock();
+		if (n)
+			fl_audit_batch(snap, snap->slot, n);
+		rcu_read_unlock();
+		snap->n += n;
+		cond_resched();
+	} while (n && !snap->overflow);
 }
 
 static unsigned int fl_count_groups(void)
@@ -138,27 +312,64 @@ static unsigned int fl_count_groups(void)
 	return n;
 }
 
-/* Take a snapshot into @snap (caller kvfree()s rows); groups may come and go. */
+static void fl_audit_free(struct fl_audit_snap *snap)
+{
+	kvfree(snap->rows);
+	kvfree(snap->seen);
+	kfree(snap->slot);
+	snap->rows = NULL;
+	snap->seen = NULL;
+	snap->slot = NULL;
+}
+
+/* Take a snapshot into @snap (caller fl_audit_free()s); groups may come and go. */
 static int fl_audit_snapshot(struct fl_audit_snap *snap)
 {
 	int tries;
 
 	lockdep_assert_held(&fl_audit_lock);
+	memset(snap, 0, sizeof(*snap));
 	for (tries = 0; tries < 4; tries++) {
 		snap->cap = fl_count_groups() * (tries + 1) + 64;
 		snap->n = 0;
 		snap->overflow = false;
+		snap->retried = snap->unchecked = 0;
+		snap->seen_bits = ilog2(roundup_pow_of_two(2 * snap->cap));
 		snap->rows = kvmalloc_array(snap->cap, sizeof(*snap->rows),
 					    GFP_KERNEL);
-		if (!snap->rows)
+		snap->seen = kvcalloc(1U << snap->seen_bits,
+				      sizeof(*snap->seen), GFP_KERNEL);
+		snap->slot = kmalloc_array(FL_AUDIT_GROUPS_PER_HOLD,
+					   sizeof(*snap->slot), GFP_KERNEL);
+		if (!snap->rows || !snap->seen || !snap->slot) {
+			fl_audit_free(snap);
 			return -ENOMEM;
+		}
 		fl_audit_walk(snap);
-		if (!snap->overflow)
+		if (!snap->overflow) {
+			atomic64_add(snap->n, &fl_audit_rows);
+			atomic64_add(snap->unchecked, &fl_audit_unchecked);
+			atomic64_add(snap->retried, &fl_audit_retried);
 			return 0;
-		kvfree(snap->rows);
+		}
+		fl_audit_free(snap);
 	}
-	snap->rows = NULL;
 	return -EAGAIN;
+}
+
+/*
+ * The audit's lines of /sys/kernel/fairlab/stats ("kind name a b"):
+ *   audit_rows - rows unchecked      rows read, and those left unchecked
+ *   audit_retries - rows 0           row re-reads (generations moved)
+ */
+int fl_audit_show(char *buf, int at)
+{
+	at += sysfs_emit_at(buf, at, "audit_rows - %lld %lld\n",
+			    atomic64_read(&fl_audit_rows),
+			    atomic64_read(&fl_audit_unchecked));
+	at += sysfs_emit_at(buf, at, "audit_retries - %lld 0\n",
+			    atomic64_read(&fl_audit_retried));
+	return at;
 }
 
 static struct fl_audit_text *fl_audit_format(const struct fl_audit_snap *snap,
@@ -173,14 +384,15 @@ static struct fl_audit_text *fl_audit_format(const struct fl_audit_snap *snap,
 	if (!t)
 		return NULL;
 	len = scnprintf(t->buf, cap,
-			"# seq %llu\n# tg tg_load_avg sum_contrib sum_load snap_ns\n",
+			"# seq %llu\n# tg tg_load_avg sum_contrib sum_load snap_ns checked\n",
 			seq);
 	for (i = 0; i < snap->n; i++) {
 		const struct fl_audit_row *r = &snap->rows[i];
 
-		len += scnprintf(t->buf + len, cap - len, "%llu %lld %lld %llu %llu\n",
+		len += scnprintf(t->buf + len, cap - len,
+				 "%llu %lld %lld %llu %llu %d\n",
 				 r->id, r->tg_load_avg, r->sum_contrib,
-				 r->sum_load, r->snap_ns);
+				 r->sum_load, r->snap_ns, r->checked);
 	}
 	t->len = len;
 	return t;
@@ -203,8 +415,9 @@ int fl_audit_emit(void)
 				       snap.rows[i].tg_load_avg,
 				       snap.rows[i].sum_contrib,
 				       snap.rows[i].sum_load,
-				       snap.rows[i].snap_ns);
-		kvfree(snap.rows);
+				       snap.rows[i].snap_ns,
+				       snap.rows[i].checked);
+		fl_audit_free(&snap);
 	}
 	mutex_unlock(&fl_audit_lock);
 	return ret;
@@ -222,7 +435,7 @@ static int fl_audit_open(struct kernfs_open_file *of)
 	ret = fl_audit_snapshot(&snap);
 	if (!ret) {
 		t = fl_audit_format(&snap, ++fl_audit_seq);
-		kvfree(snap.rows);
+		fl_audit_free(&snap);
 		if (!t)
 			ret = -ENOMEM;
 	}

@@ -11,6 +11,7 @@
 #include <linux/kobject.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
+#include <linux/hash.h>
 #include "policy/policy.h"
 
 struct task_group;
@@ -42,6 +43,7 @@ void fl_params_unpatching(void);	/* the unpatch transition starts */
 bool fl_params_fallback(bool on);	/* true if it changed the policies */
 bool fl_params_user(struct fl_tg_policy *tg, u32 *idlest); /* in fallback */
 void fl_params_describe(void);		/* a fallback record, if in force */
+void fl_params_patched(void);		/* post_patch: writes count again */
 
 /* main.c: num_present_cpus() at load, the policies' nr_cpus input. */
 extern u32 fl_nr_cpus;
@@ -71,19 +73,49 @@ bool fl_patch_gone(void);
 void fl_resync_all(void);	/* publish what policies held back */
 
 /*
- * lockhold.c: work under rq locks in bounded batches.  A resync holds one
- * CPU's rq lock for at most FL_RESYNC_GROUPS_PER_HOLD groups; an audit
- * holds every rq lock for at most FL_AUDIT_CFS_RQS_PER_HOLD cfs_rqs (that
- * many / nr_cpu_ids groups, at least one).  Figures: README, "Bounded
- * work with interrupts off".
+ * lockhold.c (and lockhold.h): work under rq locks in bounded batches, one
+ * rq lock at a time.  A resync holds one CPU's rq lock for at most
+ * FL_RESYNC_GROUPS_PER_HOLD groups; an audit holds one CPU's rq lock for
+ * at most FL_AUDIT_GROUPS_PER_HOLD groups (one cfs_rq each), whatever
+ * nr_cpu_ids is.  Figures: tools/README.md, "The audit and the stats file".
  */
 #define FL_RESYNC_GROUPS_PER_HOLD	64
-#define FL_AUDIT_CFS_RQS_PER_HOLD	256
+#define FL_AUDIT_GROUPS_PER_HOLD	64
 enum { FL_HOLD_RESYNC, FL_HOLD_AUDIT, FL_NR_HOLDS };
-void fl_rq_lock_all(unsigned long *flags);
-void fl_rq_unlock_all(unsigned long flags);
-void fl_hold_account(unsigned int kind, unsigned int groups, u64 ns);
+void fl_hold_account(unsigned int kind, unsigned int groups, u64 ns,
+		     unsigned int locks);
 int fl_hold_show(unsigned int kind, char *buf, int at);
+
+/*
+ * audit_gen.c: write generations for the audit's snapshot (audit.c).
+ * Every write fairlab makes to tg->load_avg and a cfs_rq's
+ * tg_load_avg_contrib bumps, under that cfs_rq's rq lock, the counter of
+ * its group's bucket in that CPU's array; counters only grow.
+ */
+#define FL_GEN_BITS	10
+struct fl_gens {
+	unsigned long gen[1 << FL_GEN_BITS];
+};
+extern struct fl_gens __percpu *fl_gens;
+int fl_gens_init(void);
+void fl_gens_exit(void);
+static __always_inline unsigned int fl_gen_bucket(const struct task_group *tg)
+{
+	return hash_ptr(tg, FL_GEN_BITS);
+}
+/* A write to @tg's cfs_rq of @cpu; caller holds that rq's lock. */
+static __always_inline void fl_gen_bump(const struct task_group *tg, int cpu)
+{
+	unsigned long *g = &per_cpu_ptr(fl_gens, cpu)->gen[fl_gen_bucket(tg)];
+
+	WRITE_ONCE(*g, *g + 1);
+}
+/* The audit's read of a bucket; caller holds @cpu's rq lock. */
+static __always_inline unsigned long fl_gen_read(const struct task_group *tg,
+						 int cpu)
+{
+	return READ_ONCE(per_cpu_ptr(fl_gens, cpu)->gen[fl_gen_bucket(tg)]);
+}
 
 /* pubtime.c: per-cfs_rq last publish time, keyed by cfs_rq pointer. */
 int fl_pubtime_init(void);
@@ -123,6 +155,7 @@ extern const struct attribute_group fl_stats_group;
 /* audit.c */
 u64 fl_tg_id(struct task_group *tg);
 int fl_audit_emit(void);
+int fl_audit_show(char *buf, int at);	/* its stats lines */
 int fl_audit_init(struct kobject *dir);	/* the audit file, in @dir */
 struct kernfs_node;
 struct kernfs_ops;

@@ -251,18 +251,20 @@ TRACE_EVENT_FN(cpu_topology,
 );
 
 /*
- * One task group in a consistent snapshot (every CPU's rq lock held): the
+ * One task group in a consistent snapshot (module/audit.c: one rq lock at
+ * a time, the group's write generations unchanged across its read): the
  * published tg->load_avg against the sums over its per-CPU cfs_rqs.  An
- * audit (one seq) reads its groups in batches, each batch under one hold
- * of the locks; snap_ns is the time of that hold (ktime_get_mono_fast_ns(),
- * the clock of "trace-cmd record -C mono"), so the group's tg_update
- * records with a smaller timestamp are in the snapshot and those with a
- * larger one are not, whenever the record itself was written.
+ * audit (one seq) reads its groups in batches; snap_ns is when the
+ * group's tg->load_avg was read (ktime_get_mono_fast_ns(), the clock of
+ * "trace-cmd record -C mono"), the instant the row is a cut at, so the
+ * group's tg_update records with a smaller timestamp are in the snapshot
+ * and those with a larger one are not, whenever the record itself was
+ * written.  checked=0: the row could not be proved a cut.
  */
 TRACE_EVENT(tg_audit,
 	TP_PROTO(u64 seq, u64 tg, s64 tg_load_avg, s64 sum_contrib,
-		 u64 sum_load, u64 snap_ns),
-	TP_ARGS(seq, tg, tg_load_avg, sum_contrib, sum_load, snap_ns),
+		 u64 sum_load, u64 snap_ns, bool checked),
+	TP_ARGS(seq, tg, tg_load_avg, sum_contrib, sum_load, snap_ns, checked),
 	TP_STRUCT__entry(
 		__field(u64, seq)		/* snapshot number */
 		__field(u64, tg)
@@ -270,6 +272,12 @@ TRACE_EVENT(tg_audit,
 		__field(s64, sum_contrib)	/* sum of tg_load_avg_contrib */
 		__field(u64, sum_load)		/* sum of cfs_rq avg.load_avg */
 		__field(u64, snap_ns)		/* snapshot time, mono clock */
+		/*
+		 * 1: an exact cut (audit.c); 0: writers kept moving, the row
+		 * is as read and proves nothing.  Last, so that readers of
+		 * the older format find every other field where it was.
+		 */
+		__field(u8, checked)
 	),
 	TP_fast_assign(
 		__entry->seq = seq;
@@ -278,10 +286,12 @@ TRACE_EVENT(tg_audit,
 		__entry->sum_contrib = sum_contrib;
 		__entry->sum_load = sum_load;
 		__entry->snap_ns = snap_ns;
+		__entry->checked = checked;
 	),
-	TP_printk("seq=%llu tg=%llu tg_load_avg=%lld sum_contrib=%lld sum_load=%llu snap_ns=%llu",
+	TP_printk("seq=%llu tg=%llu tg_load_avg=%lld sum_contrib=%lld sum_load=%llu snap_ns=%llu checked=%u",
 		  __entry->seq, __entry->tg, __entry->tg_load_avg,
-		  __entry->sum_contrib, __entry->sum_load, __entry->snap_ns)
+		  __entry->sum_contrib, __entry->sum_load, __entry->snap_ns,
+		  __entry->checked)
 );
 
 #endif /* _FAIRLAB_TRACE_EVENTS_H */

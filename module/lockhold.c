@@ -3,11 +3,15 @@
  * Bounded work with interrupts off.  The resync and the audit visit every
  * task group, and any unprivileged user can make thousands of them (each
  * setsid() makes an autogroup), so neither may hold a run-queue lock for
- * all of them: they work in batches of at most FL_RESYNC_GROUPS_PER_HOLD
- * groups (resync, one rq lock) or FL_AUDIT_CFS_RQS_PER_HOLD cfs_rqs
- * (audit, every rq lock), releasing the locks and re-enabling interrupts
- * between batches.  Each hold is counted here, with its length, and shown
- * in /sys/kernel/fairlab/stats (lockhold, lockhold_max).
+ * all of them: they work in batches, holding ONE CPU's rq lock at a time
+ * for at most FL_RESYNC_GROUPS_PER_HOLD groups (resync) or
+ * FL_AUDIT_GROUPS_PER_HOLD groups (audit), one cfs_rq per group, whatever
+ * the number of CPUs, releasing the lock and re-enabling interrupts
+ * between batches.  Every such hold goes through fl_rq_hold_begin() and
+ * fl_rq_hold_end(): it is counted here, with its length and the number of
+ * rq locks fairlab held at once on that CPU (which must stay 1: fairlab
+ * never nests two rq locks), and shown in /sys/kernel/fairlab/stats
+ * (lockhold, lockhold_max, lockhold_ns, lockhold_locks).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -16,46 +20,51 @@
 #include <linux/ktime.h>
 #include "port.h"
 #include "fairlab.h"
+#include "lockhold.h"
 
 struct fl_hold_stat {
 	u64 holds, groups, ns;
 	u64 max_groups, max_ns;
+	u64 max_locks;		/* most rq locks fairlab held at once */
 };
 
 static DEFINE_SPINLOCK(fl_hold_lock);
 static struct fl_hold_stat fl_holds[FL_NR_HOLDS];
 static const char *const fl_hold_names[FL_NR_HOLDS] = { "resync", "audit" };
 
+/* rq locks held by fairlab's batches on this CPU now (irqs off meanwhile) */
+static DEFINE_PER_CPU(unsigned int, fl_rq_locks_held);
+
 /*
- * Every CPU's rq lock, in CPU order (as double_rq_lock() orders two), with
- * interrupts off: no update_tg_load_avg() can run anywhere meanwhile, so a
- * group's tg->load_avg and all its cfs_rqs' contribs are read consistently.
- * Each rq's own __lock is taken, as sched_core_lock() does for SMT
- * siblings, so that this also excludes every rq-lock holder when core
- * scheduling makes siblings share one lock.  No lockdep nesting
- * annotation: the ported builds have no lockdep, and its 8 subclasses
- * could not name one lock per CPU anyway.
+ * Take @cpu's rq lock, interrupts off, for one bounded batch.  rq_lock()
+ * takes the lock the rq's writers take (the core's shared one under core
+ * scheduling), so nothing that publishes for @cpu's cfs_rqs runs until
+ * fl_rq_hold_end().
  */
-void fl_rq_lock_all(unsigned long *flags)
+void fl_rq_hold_begin(struct fl_rq_hold *h, int cpu)
 {
-	int cpu;
-
-	local_irq_save(*flags);
-	for_each_possible_cpu(cpu)
-		raw_spin_lock(&cpu_rq(cpu)->__lock);
+	h->rq = cpu_rq(cpu);
+	h->t0 = ktime_get_mono_fast_ns();
+	rq_lock_irqsave(h->rq, &h->rf);
+	h->locks = __this_cpu_inc_return(fl_rq_locks_held);
 }
 
-void fl_rq_unlock_all(unsigned long flags)
+/* Release the hold: it covered @groups groups of @kind. */
+void fl_rq_hold_end(struct fl_rq_hold *h, unsigned int kind,
+		    unsigned int groups)
 {
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		raw_spin_unlock(&cpu_rq(cpu)->__lock);
-	local_irq_restore(flags);
+	__this_cpu_dec(fl_rq_locks_held);
+	rq_unlock_irqrestore(h->rq, &h->rf);
+	fl_hold_account(kind, groups, ktime_get_mono_fast_ns() - h->t0,
+			h->locks);
 }
 
-/* One lock hold of @kind that covered @groups groups in @ns (irqs off). */
-void fl_hold_account(unsigned int kind, unsigned int groups, u64 ns)
+/*
+ * One lock hold of @kind that covered @groups groups in @ns (irqs off),
+ * with @locks rq locks held by fairlab at once during it.
+ */
+void fl_hold_account(unsigned int kind, unsigned int groups, u64 ns,
+		     unsigned int locks)
 {
 	struct fl_hold_stat *s = &fl_holds[kind];
 	unsigned long flags;
@@ -66,6 +75,7 @@ void fl_hold_account(unsigned int kind, unsigned int groups, u64 ns)
 	s->ns += ns;
 	s->max_groups = max_t(u64, s->max_groups, groups);
 	s->max_ns = max(s->max_ns, ns);
+	s->max_locks = max_t(u64, s->max_locks, locks);
 	spin_unlock_irqrestore(&fl_hold_lock, flags);
 }
 
@@ -74,6 +84,7 @@ void fl_hold_account(unsigned int kind, unsigned int groups, u64 ns)
  *   lockhold NAME holds groups        lock holds, groups read in them
  *   lockhold_max NAME groups ns       the largest hold: groups, ns irqs off
  *   lockhold_ns NAME total_ns 0       time with irqs off, all holds
+ *   lockhold_locks NAME max_held 0    most rq locks held at once (1)
  */
 int fl_hold_show(unsigned int kind, char *buf, int at)
 {
@@ -89,5 +100,7 @@ int fl_hold_show(unsigned int kind, char *buf, int at)
 	at += sysfs_emit_at(buf, at, "lockhold_max %s %llu %llu\n", name,
 			    s.max_groups, s.max_ns);
 	at += sysfs_emit_at(buf, at, "lockhold_ns %s %llu 0\n", name, s.ns);
+	at += sysfs_emit_at(buf, at, "lockhold_locks %s %llu 0\n", name,
+			    s.max_locks);
 	return at;
 }

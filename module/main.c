@@ -27,8 +27,8 @@
 
 u32 fl_nr_cpus __read_mostly;	/* set by fl_params_init() */
 
-#define FL_MAX_FUNCS 16
-static struct klp_func fl_klp_funcs[FL_MAX_FUNCS + 1];
+/* one klp_func per replaced function (port.h), and klp's terminator */
+static struct klp_func fl_klp_funcs[FL_PORT_NR_FUNCS + 1];
 static struct klp_patch fl_klp_patch;
 static struct kobject *fl_kobj;
 static bool fl_enabled_seen;	/* klp_enable_patch() succeeded */
@@ -51,6 +51,7 @@ static int fl_pre_patch(struct klp_object *obj)
 /* Patched: the recording gets the initial state. */
 static void fl_post_patch(struct klp_object *obj)
 {
+	fl_params_patched();
 	fl_describe();
 	fl_audit_emit();
 }
@@ -83,12 +84,24 @@ static void fl_post_unpatch(struct klp_object *obj)
 }
 
 /*
- * A livepatch with atomic replace runs none of our callbacks: klp refuses
- * it unless it declares this state, whose data lets it publish what we
- * held back (fairlab_klp.h).
+ * A livepatch with atomic replace runs none of our callbacks (klp's
+ * klp_unpatch_replaced_patches() of 6.1 and 6.12 only clears enabled and
+ * removes our functions, at the end of the new patch's transition): klp
+ * refuses it unless it declares this state, whose data lets it publish
+ * what we held back (fairlab_klp.h), from its post_patch.  That call is
+ * the only code of ours that runs at a handover, so it records the
+ * unpatch first, as pre_unpatch would (late: the new patch's transition,
+ * in which tasks left fairlab's code, has ended by then), then refuses
+ * switches and publishes as post_unpatch does.
  */
+static void fl_handover_publish(void)
+{
+	fl_params_unpatching();
+	fl_unpatched_publish();
+}
+
 static struct fairlab_klp_handover fl_handover = {
-	.publish = fl_unpatched_publish,
+	.publish = fl_handover_publish,
 };
 
 static struct klp_state fl_klp_states[] = {
@@ -134,12 +147,8 @@ static int fl_fill_klp_funcs(void)
 {
 	int i;
 
-	for (i = 0; fl_port_funcs[i].name; i++) {
-		if (i == FL_MAX_FUNCS) {
-			pr_err("port replaces more than %d functions\n",
-			       FL_MAX_FUNCS);
-			return -E2BIG;
-		}
+	/* FL_PORT_NR_FUNCS counts them exactly (static_assert in port.c) */
+	for (i = 0; i < FL_PORT_NR_FUNCS; i++) {
 		fl_klp_funcs[i].old_name = fl_port_funcs[i].name;
 		fl_klp_funcs[i].new_func = fl_port_funcs[i].new_func;
 	}
@@ -170,11 +179,14 @@ static int __init fl_init(void)
 	ret = fl_pubtime_init();
 	if (ret)
 		goto err_stats;
+	ret = fl_gens_init();
+	if (ret)
+		goto err_pubtime;
 
 	fl_kobj = kobject_create_and_add("fairlab", kernel_kobj);
 	if (!fl_kobj) {
 		ret = -ENOMEM;
-		goto err_pubtime;
+		goto err_gens;
 	}
 	ret = sysfs_create_group(fl_kobj, &fl_stats_group);
 	if (ret)
@@ -196,6 +208,8 @@ static int __init fl_init(void)
 
 err_kobj:
 	kobject_put(fl_kobj);
+err_gens:
+	fl_gens_exit();
 err_pubtime:
 	fl_pubtime_exit();
 err_stats:
@@ -209,6 +223,7 @@ static void __exit fl_exit(void)
 	fl_klp_later_exit();
 	fairlab_trace_set_describe(NULL);
 	kobject_put(fl_kobj);
+	fl_gens_exit();
 	fl_pubtime_exit();
 	fl_stats_exit();
 }

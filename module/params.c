@@ -14,7 +14,12 @@
  * the patch is no longer in force (disabled, being disabled, or replaced
  * by another livepatch: fl_patch_gone()), both parameters read "stock",
  * the kernel's own rule, and writes are refused with -EINVAL and one
- * dmesg line: a policy written then would never run.
+ * dmesg line: a policy written then would never run.  The refusal is
+ * decided under fl_switch_lock, against fl_unpatching, which klp's
+ * pre_unpatch sets under the same lock as it records the unpatch: a
+ * write either completes (switch, record, resync) before the unpatch
+ * record, or is refused; none is recorded after it or changes the rule
+ * of tasks still in patched code.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -34,6 +39,7 @@ static struct fl_tg_state fl_tg_slots[2];
 struct fl_tg_state __rcu *fl_tg_cur;	/* read by fl_tg_state_get() */
 static u32 fl_idlest __read_mostly;
 static bool fl_live;			/* patch enabled: switches take effect live */
+static bool fl_unpatching;		/* pre_unpatch ran: writes refused */
 static DEFINE_MUTEX(fl_switch_lock);	/* one switch (and resync) at a time */
 /* A later livepatch is in (klp_later.c): stock in force, the user's kept. */
 static bool fl_fallback;
@@ -104,9 +110,14 @@ static void fl_tg_reject(const char *val)
 	       fl_val_len(val), val, list);
 }
 
-/* A write once the patch is gone: refused, said once per write. */
+/*
+ * A write once the unpatch has begun or the patch is gone: refused, said
+ * once per write.  Under fl_switch_lock.
+ */
 static int fl_refuse_gone(const char *name)
 {
+	lockdep_assert_held(&fl_switch_lock);
+	mutex_unlock(&fl_switch_lock);
 	pr_err("%s not changed: the patch is disabled (the kernel's own stock rule is in force); reload fairlab to switch policies\n",
 	       name);
 	return -EINVAL;
@@ -123,15 +134,16 @@ static int fl_tg_policy_set(const char *val, const struct kernel_param *kp)
 {
 	struct fl_tg_policy old, new;
 
-	fl_klp_later_check();
-	if (fl_patch_gone())
-		return fl_refuse_gone("tg_policy");
+	fl_klp_later_check();	/* before the lock: it may switch to fallback */
+	mutex_lock(&fl_switch_lock);
+	if (fl_unpatching || fl_patch_gone())
+		return fl_refuse_gone("tg_policy");	/* unlocks */
 	if (fl_tg_policy_parse(val, &new)) {
+		mutex_unlock(&fl_switch_lock);
 		fl_tg_reject(val);
 		return -EINVAL;
 	}
 	fl_tg_policy_localise(&new);
-	mutex_lock(&fl_switch_lock);
 	if (fl_fallback) {
 		mutex_unlock(&fl_switch_lock);
 		return fl_klp_later_refuse("tg_policy");
@@ -168,10 +180,12 @@ static int fl_idlest_policy_set(const char *val, const struct kernel_param *kp)
 	size_t n = 0;
 	int i;
 
-	fl_klp_later_check();
-	if (fl_patch_gone())
-		return fl_refuse_gone("idlest_policy");
+	fl_klp_later_check();	/* before the lock: it may switch to fallback */
+	mutex_lock(&fl_switch_lock);
+	if (fl_unpatching || fl_patch_gone())
+		return fl_refuse_gone("idlest_policy");	/* unlocks */
 	if (fl_idlest_policy_parse(val, &new)) {
+		mutex_unlock(&fl_switch_lock);
 		for (i = 0; i < FL_IDLEST_NR_POLICIES; i++)
 			n += scnprintf(list + n, sizeof(list) - n, " %s",
 				       fl_idlest_policy_names[i]);
@@ -179,7 +193,6 @@ static int fl_idlest_policy_set(const char *val, const struct kernel_param *kp)
 		       fl_val_len(val), val, list);
 		return -EINVAL;
 	}
-	mutex_lock(&fl_switch_lock);
 	if (fl_fallback) {
 		mutex_unlock(&fl_switch_lock);
 		return fl_klp_later_refuse("idlest_policy");
@@ -242,6 +255,7 @@ void fl_params_unpatching(void)
 	struct fl_tg_policy p;
 
 	mutex_lock(&fl_switch_lock);
+	WRITE_ONCE(fl_unpatching, true);	/* from here on, writes are refused */
 	p = fl_tg_policy_get();
 	trace_policy_switch(FL_KIND_UNPATCH, p.id, p.arg, FL_TG_STOCK,
 			    fl_port_stock_gate_us);
@@ -281,7 +295,7 @@ bool fl_params_fallback(bool on)
 	bool changed = false;
 
 	mutex_lock(&fl_switch_lock);
-	if (on == fl_fallback || fl_patch_gone())
+	if (on == fl_fallback || fl_unpatching || fl_patch_gone())
 		goto out;
 	cur = fl_tg_policy_get();
 	idl = fl_idlest_policy_get();
@@ -334,5 +348,16 @@ void fl_params_describe(void)
 		trace_policy_switch(FL_KIND_FALLBACK, fl_user_tg.id,
 				    fl_user_tg.arg, cur.id, cur.arg);
 	}
+	mutex_unlock(&fl_switch_lock);
+}
+
+/*
+ * Patched (post_patch): also the end of an unpatch that was reversed
+ * before it completed, after which switches count again.
+ */
+void fl_params_patched(void)
+{
+	mutex_lock(&fl_switch_lock);
+	WRITE_ONCE(fl_unpatching, false);
 	mutex_unlock(&fl_switch_lock);
 }

@@ -108,6 +108,7 @@ static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
 			   s->pubtime_evictions);
 	for (i = 0; i < FL_NR_HOLDS; i++)	/* resync, audit lock holds */
 		n = fl_hold_show(i, buf, n);
+	n = fl_audit_show(buf, n);
 	n = fl_stats_reads_show(buf, n, s->tg_reads);
 	kfree(s);
 	return n;

@@ -13,6 +13,7 @@
 #include <linux/ktime.h>
 #include "port.h"
 #include "fairlab.h"
+#include "lockhold.h"
 #include "fairlab_trace_events.h"
 
 /*
@@ -53,10 +54,13 @@ void fl_tg_update_slow(struct cfs_rq *cfs_rq, unsigned int site,
 
 	written = fl_tg_rule_decide(&st->rule, &in);
 	if (written) {
+		fl_gen_bump(tg, cpu);	/* for the audit (audit.c) */
 		atomic_long_add(in.delta, &tg->load_avg);
 		cfs_rq->tg_load_avg_contrib = load;
 		if (timed)
 			fl_port_tg_stamp(cfs_rq, cpu, now);
+		else
+			fl_port_tg_stamp_untimed(cfs_rq, cpu);
 	}
 	fl_stats_tg(site, st->pol.id, written);
 
@@ -82,6 +86,7 @@ static void fl_tg_publish_always(struct cfs_rq *cfs_rq, int cpu,
 	unsigned long contrib = cfs_rq->tg_load_avg_contrib;
 	long delta = (long)(load - contrib);
 
+	fl_gen_bump(tg, cpu);	/* for the audit (audit.c) */
 	atomic_long_add(delta, &tg->load_avg);
 	cfs_rq->tg_load_avg_contrib = load;
 	fl_port_tg_stamp(cfs_rq, cpu, now);
@@ -134,7 +139,8 @@ static void fl_resync_one(struct task_group *tg, int cpu, u64 now,
  * (== Σ load), at least as accurate as stock would.  Process context; each
  * CPU's rq lock is held for at most FL_RESYNC_GROUPS_PER_HOLD groups at a
  * time (lockhold.c), under one RCU read-side section per CPU that keeps
- * the cursor group valid in between.
+ * the cursor group valid in between (interrupts on between holds; no
+ * cond_resched() there, inside the section); cond_resched() between CPUs.
  */
 void fl_resync_all(void)
 {
@@ -143,33 +149,27 @@ void fl_resync_all(void)
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		struct rq *rq = cpu_rq(cpu);
 		unsigned int in_hold = 0;
-		struct rq_flags rf;
-		u64 now = 0, t0 = 0;
+		struct fl_rq_hold h;
+		u64 now = 0;
 
 		rcu_read_lock();
 		list_for_each_entry_rcu(tg, fl_vm.task_groups, list) {
 			if (tg == fl_root_task_group || !tg->cfs_rq)
 				continue;
 			if (!in_hold) {
-				t0 = ktime_get_mono_fast_ns();
-				rq_lock_irqsave(rq, &rf);
-				now = fl_port_tg_clock(&rq->cfs, cpu);
+				fl_rq_hold_begin(&h, cpu);
+				now = fl_port_tg_clock(&h.rq->cfs, cpu);
 			}
 			fl_resync_one(tg, cpu, now, &pol);
 			if (++in_hold == FL_RESYNC_GROUPS_PER_HOLD) {
-				rq_unlock_irqrestore(rq, &rf);
-				fl_hold_account(FL_HOLD_RESYNC, in_hold,
-						ktime_get_mono_fast_ns() - t0);
+				fl_rq_hold_end(&h, FL_HOLD_RESYNC, in_hold);
 				in_hold = 0;
 			}
 		}
-		if (in_hold) {
-			rq_unlock_irqrestore(rq, &rf);
-			fl_hold_account(FL_HOLD_RESYNC, in_hold,
-					ktime_get_mono_fast_ns() - t0);
-		}
+		if (in_hold)
+			fl_rq_hold_end(&h, FL_HOLD_RESYNC, in_hold);
 		rcu_read_unlock();
+		cond_resched();
 	}
 }

@@ -53,8 +53,13 @@ static __always_inline void fl_tg_update(struct cfs_rq *cfs_rq,
 	in.site = site;
 	written = fl_tg_rule_decide(&st->rule, &in);
 	if (written) {
+		int cpu = cpu_of(rq_of(cfs_rq));
+
+		fl_gen_bump(cfs_rq->tg, cpu);	/* for the audit (audit.c) */
 		atomic_long_add(in.delta, &cfs_rq->tg->load_avg);
 		cfs_rq->tg_load_avg_contrib = load;
+		/* the kernel's own rate-limit stamp, if the port has one */
+		fl_port_tg_stamp_untimed(cfs_rq, cpu);
 	}
 	fl_stats_tg(site, st->pol.id, written);
 }

@@ -183,7 +183,7 @@ static int tg_info_handler(struct trace_seq *s, struct tep_record *rec,
 static int tg_audit_handler(struct trace_seq *s, struct tep_record *rec,
 			    struct tep_event *ev, void *context)
 {
-	unsigned long long seq, tg, tla, sum_contrib, sum_load, snap;
+	unsigned long long seq, tg, tla, sum_contrib, sum_load, snap, checked = 1;
 
 	(void)context;
 	if (val(s, ev, "seq", rec, &seq) || val(s, ev, "tg", rec, &tg) ||
@@ -191,11 +191,15 @@ static int tg_audit_handler(struct trace_seq *s, struct tep_record *rec,
 	    val(s, ev, "sum_contrib", rec, &sum_contrib) ||
 	    val(s, ev, "sum_load", rec, &sum_load))
 		return 0;
+	/* newer fairlab.ko: 0 when the row is no exact cut */
+	if (tep_find_field(ev, "checked") && val(s, ev, "checked", rec, &checked))
+		return 0;
 	trace_seq_printf(s, "seq=%llu ", seq);
 	print_tg(s, "tg", tg);
 	trace_seq_printf(s, " tg_load_avg=%lld sum_contrib=%lld sum_load=%llu error=%lld%s",
 			 (long long)tla, (long long)sum_contrib, sum_load,
 			 (long long)(tla - sum_load),
+			 !checked ? " UNCHECKED" :
 			 tla == sum_contrib ? "" : " INVARIANT-BROKEN");
 	/* newer fairlab_trace.ko: when the snapshot was taken (mono clock) */
 	if (tep_find_field(ev, "snap_ns") && !val(s, ev, "snap_ns", rec, &snap))

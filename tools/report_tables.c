@@ -468,10 +468,13 @@ static void emit_summary_text(struct fl_report *r, const struct fa_segment *s)
 		else
 			fprintf(r->f, "    %-48s %16.*f\n", label, m->prec, x);
 	}
-	if (s->audits)
+	if (s->audits || s->audit_unchecked)
 		fprintf(r->f, "    %-48s %16llu\n    %-48s %16llu\n    %-48s %16llu\n"
-			"    %-48s %16llu\n    %-48s %16llu\n    %-48s %16llu\n",
+			"    %-48s %16llu\n    %-48s %16llu\n    %-48s %16llu\n"
+			"    %-48s %16llu\n",
 			"tg_audit records (n)", (unsigned long long)s->audits,
+			"... unchecked rows, skipped (n)",
+			(unsigned long long)s->audit_unchecked,
 			"audited |tg->load_avg - sum(load)| max (load)",
 			(unsigned long long)s->audit_max_abs_err,
 			"|tracked E - audited E| max (load)",
@@ -493,6 +496,7 @@ static void emit_summary_json(struct fl_report *r, const struct fa_segment *s)
 	fl_json_end(&r->json, '}');
 	fl_json_obj(&r->json, "audit");
 	fl_json_u64(&r->json, "records_n", s->audits);
+	fl_json_u64(&r->json, "unchecked_n", s->audit_unchecked);
 	fl_json_u64(&r->json, "violations_n", s->audit_violations);
 	fl_json_u64(&r->json, "err_max_load", s->audit_max_abs_err);
 	fl_json_u64(&r->json, "tracking_diff_max_load", s->audit_max_track);

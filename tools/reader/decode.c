@@ -71,28 +71,28 @@ static bool size_ok(int size)
 }
 
 /*
- * A field older formats lack: found (d->has_snap_ns), absent (fine), or
- * unreadable (an error, as for the other fields).
+ * A field of @size bytes older formats lack: found (*@has), absent
+ * (fine), or unreadable (an error, as for the other fields).
  */
 static int optional_field(struct fl_decoder *d, struct tep_event *ev, int t,
-			  const char *name, struct fl_field *at,
-			  char *err, size_t errlen)
+			  const char *name, int size, struct fl_field *at,
+			  bool *has, char *err, size_t errlen)
 {
 	struct tep_format_field *f = tep_find_field(ev, name);
 
 	if (!f)
 		return 0;
-	if (f->size != 8 || f->offset < 0 || f->offset + 8 > 0xffff ||
+	if (f->size != size || f->offset < 0 || f->offset + size > 0xffff ||
 	    f->flags & TEP_FIELD_IS_ARRAY) {
 		snprintf(err, errlen, "fairlab:%s has an unreadable field '%s' (its format differs from this fairlab build)",
 			 fl_event_names[t], name);
 		return -1;
 	}
 	at->offset = (unsigned short)f->offset;
-	at->size = 8;
-	if (f->offset + 8 > d->min_size[t])
-		d->min_size[t] = f->offset + 8;
-	d->has_snap_ns = true;
+	at->size = (unsigned char)size;
+	if (f->offset + size > d->min_size[t])
+		d->min_size[t] = f->offset + size;
+	*has = true;
 	return 0;
 }
 
@@ -142,8 +142,11 @@ int fl_decoder_init(struct fl_decoder *d, struct tep_handle *tep,
 			if (end > d->min_size[t])
 				d->min_size[t] = end;
 		}
-		if (t == FA_EV_TG_AUDIT && optional_field(d, ev, t, "snap_ns", &d->snap_at,
-							  err, errlen))
+		if (t == FA_EV_TG_AUDIT &&
+		    (optional_field(d, ev, t, "snap_ns", 8, &d->snap_at,
+				    &d->has_snap_ns, err, errlen) ||
+		     optional_field(d, ev, t, "checked", 1, &d->checked_at,
+				    &d->has_checked, err, errlen)))
 			return -1;
 		d->id[t] = ev->id;
 		d->nr_present++;
@@ -352,6 +355,7 @@ static void dec_tg_audit(const struct fl_decoder *d,
 	a->sum_load = get_u(A_SUM_LOAD, p);
 	a->has_snap = d->use_snap_ns;
 	a->snap_ns = d->use_snap_ns ? load(d, d->snap_at, p) : 0;
+	a->unchecked = d->has_checked && !load(d, d->checked_at, p);
 }
 
 static void dec_tg_read(const struct fl_decoder *d,

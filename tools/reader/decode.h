@@ -41,6 +41,13 @@ struct fl_decoder {
 	bool has_snap_ns;
 	bool use_snap_ns;
 	struct fl_field snap_at;
+	/*
+	 * tg_audit's checked (newer fairlab.ko): 0 when the row is no
+	 * exact cut (writers kept moving); older recordings lack it, and
+	 * their snapshots were all exact.
+	 */
+	bool has_checked;
+	struct fl_field checked_at;
 	bool swap;				/* file endianness != host's */
 	bool native_tg_update;			/* tg_update sizes as compiled, !swap */
 	int nr_present;

@@ -40,6 +40,8 @@ const struct fl_port_func fl_port_funcs[] = {
 	{ "update_cfs_group", FL_SIZE_update_cfs_group, fl_update_cfs_group },
 	{ }
 };
+static_assert(ARRAY_SIZE(fl_port_funcs) == FL_PORT_NR_FUNCS + 1,
+	      "FL_PORT_NR_FUNCS (port.h) must count fl_port_funcs");
 
 const struct fl_symreq *const fl_port_symtabs[] = {
 	fl_syms_calls,

@@ -31,6 +31,11 @@ struct fl_port_func {
 
 /* port.c: what the port replaces, and every symbol table it needs. */
 extern const struct fl_port_func fl_port_funcs[];	/* NULL-name terminated */
+/*
+ * How many functions fl_port_funcs names (main.c sizes its klp_func array
+ * by it; port.c fails to build when the list and this disagree).
+ */
+#define FL_PORT_NR_FUNCS	14
 extern const struct fl_symreq *const fl_port_symtabs[];	/* NULL terminated */
 
 /* Symbol tables of the port files (NULL-name terminated). */

@@ -2,7 +2,7 @@
 /*
  * The 6.1 port's hooks into the shared tg_update core (tg_update.h,
  * tg_update.c): what of update_tg_load_avg() differs between kernels
- * besides the publish decision.  Every port defines the same five; see
+ * besides the publish decision.  Every port defines the same six; see
  * "Adding a port" in README.md.
  *
  * 6.1.192 has no rate limit of its own (no cfs_rq->last_update_tg_load_avg,
@@ -55,6 +55,18 @@ static __always_inline void fl_port_tg_stamp(struct cfs_rq *cfs_rq, int cpu,
 					     u64 now)
 {
 	*fl_pubtime_find(fl_tg_id(cfs_rq->tg), cpu, true) = now ? now : 1;
+}
+
+/*
+ * A publish by a rule that reads no clock: not stamped.  6.1.192 has no
+ * rate limit for it to feed, and a table insertion (fl_pubtime_find())
+ * on every fast-path publish would cost what the fast path saves; only
+ * fairlab's ratelimit reads the table, and it counts from the last
+ * publish made by a rule that reads the clock (or traced).
+ */
+static __always_inline void fl_port_tg_stamp_untimed(struct cfs_rq *cfs_rq,
+						     int cpu)
+{
 }
 
 #endif /* FAIRLAB_PORT61_TG_HOOKS_H */

@@ -40,6 +40,8 @@ const struct fl_port_func fl_port_funcs[] = {
 	{ "rq_offline_fair", FL_SIZE_rq_offline_fair, fl_rq_offline_fair },
 	{ }
 };
+static_assert(ARRAY_SIZE(fl_port_funcs) == FL_PORT_NR_FUNCS + 1,
+	      "FL_PORT_NR_FUNCS (port.h) must count fl_port_funcs");
 
 const struct fl_symreq *const fl_port_symtabs[] = {
 	fl_syms_calls,

@@ -9,10 +9,11 @@
 #  - the audit is exact (tg->load_avg == sum of contribs) for every group,
 #    at least TG_AUTOGROUPS of them;
 #  - every lock hold covered at most the batch size of groups: resync
-#    FL_RESYNC_GROUPS_PER_HOLD (64), audit FL_AUDIT_CFS_RQS_PER_HOLD (256)
-#    / CPUs, from /sys/kernel/fairlab/stats (lockhold_max), and the holds
-#    add up to every group (lockhold); the measured time with interrupts
-#    off per hold is logged (lockhold_ns, lockhold_max);
+#    FL_RESYNC_GROUPS_PER_HOLD (64), audit FL_AUDIT_GROUPS_PER_HOLD (64),
+#    one rq lock each (lockhold_locks), from /sys/kernel/fairlab/stats
+#    (lockhold_max), and the holds add up to every group (lockhold); the
+#    measured time with interrupts off per hold is logged (lockhold_ns,
+#    lockhold_max);
 #  - no RCU stall, soft or hard lockup (run-scenario.sh checks the console
 #    and dmesg too).
 # fairlab-vm: --smp 4 --mem 2048 --timeout 900
@@ -69,11 +70,13 @@ grep lockhold $FLK/stats | while read -r l; do log "stats: $l"; done
 
 cpus=$(grep -c ^processor /proc/cpuinfo)
 possible=$(awk -F- '{ print ($2 == "" ? $1 : $2) + 1 }' /sys/devices/system/cpu/possible)
-audit_batch=$(( 256 / possible )); [ $audit_batch -ge 1 ] || audit_batch=1
+audit_batch=64	# FL_AUDIT_GROUPS_PER_HOLD: groups per hold of one rq lock
 check "resync: at most 64 groups per rq-lock hold ($(hold lockhold_max resync 3))" \
 	test "$(hold lockhold_max resync 3)" -le 64
-check "audit: at most $audit_batch groups per hold of all rq locks ($(hold lockhold_max audit 3))" \
+check "audit: at most $audit_batch groups per hold of one rq lock ($(hold lockhold_max audit 3))" \
 	test "$(hold lockhold_max audit 3)" -le $audit_batch
+check "one rq lock held at a time (lockhold_locks: audit $(hold lockhold_locks audit 3), resync $(hold lockhold_locks resync 3))" \
+	test "$(hold lockhold_locks audit 3)" -eq 1 -a "$(hold lockhold_locks resync 3)" -eq 1
 # four switches resync every group on every CPU; audits read each group
 check "resync holds cover >= 4 x $possible x $TG_AUTOGROUPS group visits ($(hold lockhold resync 4))" \
 	test "$(hold lockhold resync 4)" -ge $((4 * possible * TG_AUTOGROUPS))

@@ -3,16 +3,26 @@
 # fairlab top-level build.
 #   make            modules for every supported kernel, and the fairlab tool
 #   make KERNEL=6.12  (or KREL=6.12.117+deb12-amd64) modules for one kernel
-#   make deps       install packages, fetch the pinned Debian kernels (idempotent)
-#   make check      unit tests, and VM integration tests on every kernel;
+#   make deps       install what make check needs (tools only, apt
+#                   --no-install-recommends) and download the kernel builds
+#                   it boots into .cache/ (never installs a kernel package)
+#   make deps-tool  only what building the fairlab tool needs (deps-modules,
+#                   deps-vm: building the modules, booting VMs)
+#   make check      unit tests, and VM integration tests on every kernel, and
+#                   the smoke scenario on one more served build per series;
 #                   ends "N passed, N failed"
+#   make check-builds [BUILDS="KREL ..."]
+#                   every served build (module/port/*/builds.tsv): download,
+#                   build, boot its own image, smoke (+ coverage) scenarios
 #   make demo       the policy comparison experiment in a QEMU VM (KERNEL=6.1|6.12)
 #   make demo-scale contention and error against the CPU count, 2-16 vCPUs
 #   make surface   regenerate module/port/*/surface.txt from Debian's -dbg
 #                   vmlinux (KERNEL=6.12 for one port; fetches ~1 GB each)
 #
-# The supported kernels are the ports, module/port/<port>/kernel.conf.
-# Each kernel's modules are built in build/kmod/<release>/module/.
+# The supported kernels are the ports, module/port/<port>/kernel.conf, and
+# the builds each serves (module/port/<port>/builds.tsv): KREL= any of them.
+# Each kernel's modules are built in build/kmod/<release>/module/, against
+# the same build's installed headers or those unpacked under .cache/.
 # `make KDIR=/lib/modules/$(uname -r)/build modules` builds for the kernel
 # whose headers those are, and stops with one line when it has no port.
 
@@ -23,6 +33,8 @@ export CACHE
 PORTS     := $(shell top=$(CURDIR); . scripts/ports.sh; fl_ready_ports)
 port_krel  = $(shell sed -n 's/^KREL=//p' module/port/$(1)/kernel.conf)
 ALL_KRELS := $(foreach p,$(PORTS),$(call port_krel,$(p)))
+# One more served build per series, smoke-tested by make check.
+SMOKE_KRELS := $(shell top=$(CURDIR); . scripts/ports.sh; for p in $(PORTS); do fl_smoke_build $$p; done)
 
 # What to build: KDIR (its kernel), KERNEL (a port), KREL, or every port.
 ifdef KDIR
@@ -39,30 +51,41 @@ endif
 KERNEL    ?= $(lastword $(PORTS))
 export KERNEL
 
-DEPS_STAMPS = $(foreach p,$(PORTS),$(CACHE)/deps-$(shell sed -n 's/^KPKGVER=//p' module/port/$(p)/kernel.conf).done)
+# Checks that a target's tools are installed (each missing one named with
+# its package); the deps* targets install them.
+need = @scripts/deps.sh $(1) --check
 
-.PHONY: all modules userspace tools-all deps check check-unit check-vm demo demo-scale \
+.PHONY: all modules userspace tools-all deps deps-tool deps-modules deps-vm check \
+	check-unit check-vm check-builds demo demo-scale smoke-modules \
 	bench-module bench-profile bench-analyzer install clean refusal-modules \
 	surface probe-module
 
 all: modules userspace
 
-$(CACHE)/deps-%.done:
-	@scripts/deps.sh
-
 deps:
-	@scripts/deps.sh
+	@scripts/deps.sh check
 
-modules: $(DEPS_STAMPS)
+deps-tool deps-modules deps-vm:
+	@scripts/deps.sh $(@:deps-%=%)
+
+# (each build's headers and sources are downloaded on first use)
+modules:
+	$(call need,modules)
 	@set -e; for k in $(KSEL); do \
 		echo "  KMOD    $$k"; scripts/build-kmod.sh $(KDIR_OPT) $$k; done
 
+smoke-modules:
+	@set -e; for k in $(SMOKE_KRELS); do \
+		echo "  KMOD    $$k"; scripts/build-kmod.sh $$k; done
+
 # The fairlab tool, library and plugin (what a user runs) ...
-userspace: $(DEPS_STAMPS)
+userspace:
+	$(call need,tool)
 	$(MAKE) -C tools cli
 
 # ... and the sanitizer, fuzzing and test binaries only the tests need.
-tools-all: $(DEPS_STAMPS)
+tools-all:
+	$(call need,check)
 	$(MAKE) -C tools all
 
 # Copies of fairlab.ko that expect another kernel build (port-refusal test).
@@ -70,35 +93,48 @@ refusal-modules: modules
 	@set -e; for k in $(KSEL); do tests/vm/build-refusal-modules.sh $$k; done
 
 # kprobe hit counter for tests/vm/scenarios/surface-writes, per kernel
-probe-module: $(DEPS_STAMPS)
+probe-module:
 	@set -e; for k in $(ALL_KRELS); do KREL=$$k tests/vm/build-probe-module.sh; done
 
-check: modules tools-all refusal-modules probe-module
+check: modules smoke-modules tools-all refusal-modules probe-module
+	$(call need,vm)
 	@tests/run.sh
+
+# Every served build, or BUILDS="KREL ...": fetch, build, boot, smoke and
+# (where its write sites are known) coverage; a table at the end.
+check-builds: userspace
+	$(call need,vm)
+	@tests/vm/check-builds.sh $(BUILDS)
 
 check-unit: tools-all
 	@tests/run.sh --unit-only
 
-check-vm: modules userspace refusal-modules probe-module
+check-vm: modules smoke-modules userspace refusal-modules probe-module
+	$(call need,vm)
 	@tests/run.sh --vm-only
 
 demo: userspace
+	$(call need,vm)
 	@$(MAKE) --no-print-directory modules KERNEL=$(KERNEL)
 	@demo/demo.sh
 
 demo-scale: userspace
+	$(call need,vm)
 	@$(MAKE) --no-print-directory modules KERNEL=$(KERNEL)
 	@demo/scale.sh
 
 bench-module: userspace
+	$(call need,vm)
 	@$(MAKE) --no-print-directory modules KERNEL=$(KERNEL)
 	@tests/bench/bench-module.sh
 
 bench-profile: userspace
+	$(call need,vm)
 	@$(MAKE) --no-print-directory modules KERNEL=$(KERNEL)
 	@tests/bench/bench-profile.sh
 
 bench-analyzer: userspace
+	$(call need,vm)
 	@$(MAKE) --no-print-directory modules KERNEL=$(KERNEL)
 	@tests/bench/bench-analyzer.sh
 

@@ -14,7 +14,12 @@
 # Kbuild (before 6.13) puts objects next to their sources, so each build
 # gets a tree of symlinks to the sources: the shared core is compiled once
 # per port, and the two ports' objects never mix.  Refuses, in one line,
-# headers of a kernel that has no port.
+# a build no port serves (module/port/<series>/builds.tsv), naming why
+# and the served builds of the nearest series.
+#
+# The headers are those of the same build installed on the host (same
+# package version), else unpacked under .cache/headers-<release>/ by
+# scripts/fetch-build.sh, which runs when they or the sources are missing.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/ports.sh"
@@ -48,26 +53,30 @@ else
 	rel=$(fl_kernel_krel "$1")
 	[ -n "$rel" ] || rel=$1
 fi
-port=$(fl_port_of "$rel")
-for p in $(fl_ports); do	# a port being written: fetched, no code yet
-	[ -z "$port" ] && [ "$(fl_port_get "$p" KREL)" = "$rel" ] && {
-		echo "fairlab: the port for kernel $rel (module/port/$p/) has no code yet (no port.c); supported builds: $(fl_supported)" >&2
-		exit 1
-	}
-done
-if [ -z "$port" ]; then
-	echo "fairlab: no port for kernel $rel${kdir:+ (headers at $kdir)}; supported builds: $(fl_supported)" >&2
+# Served: a port's own build, or a "served" line of its builds.tsv.
+why=$(fl_refusal "$rel")
+if [ -n "$why" ]; then
+	echo "fairlab: $why${kdir:+ (headers at $kdir)}" >&2
 	exit 1
 fi
-kdir=${kdir:-/usr/src/linux-headers-$rel}
+port=$(fl_series_of "$rel")
+cache=${CACHE:-$top/.cache}
+# The build's headers (installed ones of the same version, else unpacked
+# in the cache: fetched when missing) and its kernel/sched sources.
+if [ -z "$kdir" ]; then
+	kdir=$(fl_kdir "$rel")
+	if [ -z "$kdir" ]; then
+		CACHE=$cache "$top/scripts/fetch-build.sh" "$rel" headers
+		kdir=$(fl_kdir "$rel")
+	fi
+fi
 hrel=$(krel_of "$kdir")
 if [ "$hrel" != "$rel" ]; then
-	echo "fairlab: headers at $kdir are for kernel '${hrel:-none}', port $port needs $rel (make deps installs them)" >&2
+	echo "fairlab: headers at $kdir are for kernel '${hrel:-none}', port $port needs $rel (scripts/fetch-build.sh $rel headers unpacks them)" >&2
 	exit 1
 fi
-src=${FAIRLAB_CACHE:-$top/.cache}/src-$rel
-[ -f "$src/kernel/sched/sched.h" ] ||
-	{ echo "fairlab: $src missing: run make deps" >&2; exit 1; }
+src=$cache/src-$rel
+[ -f "$src/kernel/sched/sched.h" ] || CACHE=$cache "$top/scripts/fetch-build.sh" "$rel" source
 
 out=${out:-$top/build/kmod/$rel}
 mkdir -p "$out"

@@ -1,129 +1,127 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Install everything fairlab needs on a Debian 12 machine and unpack, for
-# every port (module/port/*/kernel.conf), the kernel it is written for into
-# the ignored cache:
-#   .cache/kernel-$KREL/   the image package (vmlinuz, its modules)
-#   .cache/src-$KREL/      kernel/sched/ of its linux-source package
-#   .cache/deps-$KPKGVER.done   one stamp per build
-# and install its linux-headers package.  Every version is pinned by the
-# port's kernel.conf.  Idempotent: a second run installs and downloads
-# nothing.
+# Install the tools a fairlab target needs on a Debian 12 machine (apt,
+# --no-install-recommends), and, for the tests, download the kernel builds
+# they boot.  Never installs or removes a kernel package (linux-image,
+# linux-headers, linux-kbuild): every kernel build is downloaded as .deb
+# files and unpacked under .cache/ by scripts/fetch-build.sh.
 #
-#   scripts/deps.sh             every port
-#   scripts/deps.sh KREL...     only these builds
+#   scripts/deps.sh [GROUP] [--check | --print-packages | --print-builds]
+#
+# GROUP (default: check):
+#   tool     build the fairlab tool and its plugin (make userspace)
+#   modules  build the kernel modules (make modules)
+#   vm       boot scenarios in QEMU (run-scenario.sh, make demo)
+#   check    all of the above and what the tests use (make check), and the
+#            kernel builds make check boots: each port's own build and one
+#            more served build per series (its smoke build)
+#
+# --check            install and download nothing: name each missing package
+#                    and what needs it; exit 1 if any is missing
+# --print-packages   the apt packages of GROUP, one per line
+# --print-builds     the kernel builds GROUP downloads, one per line
+#
+# Idempotent: a second run installs and downloads nothing.
+#
+# examples:
+#   scripts/deps.sh tool            (make deps-tool)
+#   scripts/deps.sh vm --check
+#   scripts/deps.sh --print-packages | xargs apt-get -s install --no-install-recommends
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-cache=${FAIRLAB_CACHE:-$top/.cache}
-
-TOOLS=(qemu-system-x86 busybox-static trace-cmd
-      libtracecmd-dev libtraceevent-dev libtracefs-dev rt-tests stress-ng kmod gnuplot-nox
-      cpio gzip pkg-config gcc make binutils file time bc libclang-rt-14-dev
-      clang valgrind)
+. "$top/scripts/ports.sh"
 
 say() { printf 'deps: %s\n' "$*" >&2; }
 die() { printf 'deps: error: %s\n' "$*" >&2; exit 1; }
 
-# conf_get FILE KEY
-conf_get() { sed -n "s/^$2=//p" "$1"; }
+# "package:what needs it", per group
+TOOL=(gcc:"C compiler (tools/)" make:make pkg-config:"pkg-config (tools/Makefile)"
+	libtracecmd-dev:"trace-cmd library (tools/)"
+	libtraceevent-dev:"traceevent library (tools/, plugin)"
+	libtracefs-dev:"tracefs library (trace-cmd.h includes tracefs.h)")
+MODULES=(gcc-12:"the compiler Debian 12 kernels are built with" make:make
+	binutils:"strip, objdump (modules)" xz-utils:"xz (linux-source, .ko.xz)"
+	dpkg:"dpkg-deb (scripts/fetch-build.sh)" apt:"apt-get download (scripts/fetch-build.sh)")
+VM=(qemu-system-x86:"qemu-system-x86_64 (tests/vm)" busybox-static:"static busybox (VM initramfs)"
+	trace-cmd:"trace-cmd (in the VM)" rt-tests:"hackbench (in the VM)"
+	stress-ng:"stress-ng (in the VM)" cpio:"cpio (VM initramfs)" gzip:gzip
+	xz-utils:"xz (.ko.xz modules)" binutils:"strip (VM modules)" file:"file (tests/vm)"
+	kmod:"modinfo (tests)")
+CHECK=(clang:"clang (fuzz harness, tools-all)" libclang-rt-14-dev:"libFuzzer runtime (tools-all)"
+	valgrind:"valgrind (unit tests)" gnuplot-nox:"gnuplot (plot tests)" time:"/usr/bin/time (tests)"
+	bc:"bc (tests)" python3:"python3 (tests)")
 
-confs=()
-for c in "$top"/module/port/*/kernel.conf; do
-	k=$(conf_get "$c" KREL)
-	if [ $# -gt 0 ]; then
-		want=0
-		for a in "$@"; do [ "$a" = "$k" ] && want=1; done
-		[ $want = 1 ] || continue
-	fi
-	confs+=("$c")
+group=check
+mode=install
+for a in "$@"; do
+	case $a in
+	tool|modules|vm|check) group=$a ;;
+	--check) mode=check ;;
+	--print-packages) mode=packages ;;
+	--print-builds) mode=builds ;;
+	-h|--help) sed -n '3,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "deps: unknown argument '$a' (see --help)" >&2; exit 2 ;;
+	esac
 done
-[ ${#confs[@]} -gt 0 ] || die "no port for ${*:-any kernel} (module/port/*/kernel.conf)"
+
+case $group in
+tool) entries=("${TOOL[@]}") ;;
+modules) entries=("${MODULES[@]}") ;;
+vm) entries=("${VM[@]}") ;;
+check) entries=("${TOOL[@]}" "${MODULES[@]}" "${VM[@]}" "${CHECK[@]}") ;;
+esac
+# one line per package, first mention kept
+mapfile -t entries < <(printf '%s\n' "${entries[@]}" | awk -F: '!seen[$1]++')
+
+# The kernel builds make check boots: each ready port's own build and its
+# smoke build.
+builds() {
+	local p
+	[ "$group" = check ] || return 0
+	for p in $(fl_ready_ports); do
+		fl_port_get "$p" KREL
+		fl_smoke_build "$p"
+	done
+}
+
+case $mode in
+packages) printf '%s\n' "${entries[@]%%:*}"; exit 0 ;;
+builds) builds; exit 0 ;;
+esac
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
-
-ready() { # conf: everything of this build is in place
-	local k v
-	k=$(conf_get "$1" KREL); v=$(conf_get "$1" KPKGVER)
-	[ -f "$cache/deps-$v.done" ] && [ -e "$cache/kernel-$k/boot/vmlinuz-$k" ] &&
-		[ -f "$cache/src-$k/kernel/sched/sched.h" ] && installed "linux-headers-$k"
-}
-
-pkgs=("${TOOLS[@]}")
-allready=1
-for c in "${confs[@]}"; do
-	pkgs+=("linux-headers-$(conf_get "$c" KREL)=$(conf_get "$c" KPKGVER)")
-	ready "$c" || allready=0
-done
 missing=()
-for p in "${TOOLS[@]}"; do installed "$p" || missing+=("$p"); done
-for c in "${confs[@]}"; do
-	installed "linux-headers-$(conf_get "$c" KREL)" ||
-		missing+=("linux-headers-$(conf_get "$c" KREL)=$(conf_get "$c" KPKGVER)")
+for e in "${entries[@]}"; do
+	installed "${e%%:*}" || missing+=("$e")
 done
-[ $allready = 1 ] && [ ${#missing[@]} -eq 0 ] && exit 0
-
-need_root() {
-	[ "$(id -u)" = 0 ] && { "$@"; return; }
-	command -v sudo >/dev/null || die "must run as root (or have sudo) to install: $*"
-	sudo "$@"
-}
 
 if [ ${#missing[@]} -gt 0 ]; then
-	say "installing: ${missing[*]}"
-	need_root apt-get update -q >&2
-	need_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >&2
+	for e in "${missing[@]}"; do say "missing package ${e%%:*}: ${e#*:}"; done
+	if [ "$mode" = check ]; then
+		t=deps-$group; [ "$group" != check ] || t=deps
+		say "'make $t' (or scripts/deps.sh $group) installs them"
+		exit 1
+	fi
+	pkgs=("${missing[@]%%:*}")
+	sudo=
+	if [ "$(id -u)" != 0 ]; then
+		command -v sudo >/dev/null || die "must run as root (or have sudo) to install: ${pkgs[*]}"
+		sudo=sudo
+	fi
+	say "installing: ${pkgs[*]}"
+	$sudo apt-get update -q >&2
+	# what tests/unit/deps-host.t checks, once more before the real thing:
+	# no kernel package installed or removed, not even as a dependency
+	k=$(apt-get -s install --no-install-recommends "${pkgs[@]}" |
+		sed -n 's/^\(Inst\|Remv\) \(linux-\(image\|headers\|kbuild\)-[^ ]*\).*/\1 \2/p' | paste -sd' ')
+	[ -z "$k" ] || die "installing ${pkgs[*]} would change the host's kernel packages ($k); nothing installed"
+	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends "${pkgs[@]}" >&2
 fi
+[ "$mode" = check ] && exit 0
 
-mkdir -p "$cache/deb"
-fetch() { # package version -> path of its .deb in the cache
-	local f v
-	f=$(ls "$cache/deb/$1"_"${2/:/%3a}"_*.deb 2>/dev/null | head -n1 || true)
-	if [ -z "$f" ]; then
-		say "downloading $1=$2"
-		(cd "$cache/deb" && apt-get download "$1=$2" >&2) ||
-			die "cannot download $1=$2 (is 'apt-get update' done and is bookworm-security reachable?)"
-		f=$(ls "$cache/deb/$1"_*.deb | head -n1)
-	fi
-	v=$(dpkg-deb -f "$f" Version)
-	[ "$v" = "$2" ] || die "$f is version $v, expected $2"
-	echo "$f"
-}
-
-for c in "${confs[@]}"; do
-	KREL=$(conf_get "$c" KREL)
-	KPKGVER=$(conf_get "$c" KPKGVER)
-	KSRCPKG=$(conf_get "$c" KSRCPKG)
-	ready "$c" && continue
-
-	# The headers must be exactly the pinned build: the port is written for it.
-	hv=$(dpkg-query -W -f='${Version}' "linux-headers-$KREL")
-	[ "$hv" = "$KPKGVER" ] ||
-		die "linux-headers-$KREL is version $hv, fairlab's port ($c) needs $KPKGVER"
-
-	kdir=$cache/kernel-$KREL
-	img=$(fetch "linux-image-$KREL" "$KPKGVER")
-	if [ ! -e "$kdir/boot/vmlinuz-$KREL" ]; then
-		say "unpacking $(basename "$img")"
-		rm -rf "$kdir.tmp" && mkdir -p "$kdir.tmp"
-		dpkg-deb -x "$img" "$kdir.tmp"
-		rm -rf "$kdir" && mv "$kdir.tmp" "$kdir"
-	fi
-
-	sdir=$cache/src-$KREL
-	src=$(fetch "$KSRCPKG" "$KPKGVER")
-	if [ ! -f "$sdir/kernel/sched/sched.h" ]; then
-		say "unpacking kernel/sched from $(basename "$src")"
-		rm -rf "$sdir.tmp" && mkdir -p "$sdir.tmp"
-		dpkg-deb --fsys-tarfile "$src" |
-			tar -x -O --wildcards "./usr/src/$KSRCPKG.tar.xz" |
-			tar -xJ -C "$sdir.tmp" --strip-components=1 \
-				--wildcards "$KSRCPKG/kernel/sched/*" \
-				"$KSRCPKG/kernel/workqueue_internal.h"
-		rm -rf "$sdir" && mv "$sdir.tmp" "$sdir"
-	fi
-
-	touch "$cache/deps-$KPKGVER.done"
-	say "ready: kernel $KREL ($KPKGVER) in $cache"
+for k in $(builds); do
+	"$top/scripts/fetch-build.sh" "$k" image headers source
 done

@@ -11,6 +11,23 @@
 #                            (any port: a port being written can be booted)
 #   fl_supported             "6.1.0-57-amd64 (Debian 6.1.192-3), ..." (ready
 #                            ports) for messages
+#   fl_series_of KREL        the series (6.1, 6.12) of a Debian 12 release, or nothing
+#   fl_build_row KREL        its line of module/port/*/builds.tsv, or nothing
+#   fl_build_pkgver KREL     its Debian package version (builds.tsv, else the
+#                            port's kernel.conf), or nothing
+#   fl_headers_installed KREL PKGVER
+#                            /usr/src/linux-headers-KREL if that package is
+#                            installed at PKGVER, else nothing
+#   fl_kdir KREL             the headers to build against: installed ones of
+#                            the same version, else those scripts/fetch-build.sh
+#                            unpacked in $CACHE; nothing if neither
+#   fl_served PORT           the builds PORT serves: its kernel.conf's and
+#                            every "served" line of its builds.tsv
+#   fl_refusal KREL          nothing if a ready port serves KREL, else one
+#                            line saying why not and what is served nearest
+#   fl_smoke_build PORT      the one more build make check smoke-tests: a
+#                            served build in a flavour the port's own build
+#                            is not (its ABI's cloud-amd64 first), or nothing
 
 fl_ports() {
 	local c
@@ -46,6 +63,10 @@ fl_kernel_krel() {
 	for p in $(fl_ports); do
 		[ "$(fl_port_get "$p" KREL)" = "$1" ] && { echo "$1"; return 0; }
 	done
+	# any other build of a series that has a port (served or not: the
+	# caller decides)
+	p=$(fl_series_of "$1")
+	[ -z "$p" ] || [ ! -f "$top/module/port/$p/kernel.conf" ] || echo "$1"
 	return 0
 }
 
@@ -55,4 +76,111 @@ fl_supported() {
 		out="$out${out:+, }$(fl_port_get "$p" KREL) (Debian $(fl_port_get "$p" KPKGVER))"
 	done
 	echo "$out"
+}
+
+fl_series_of() {
+	local s
+	s=$(printf '%s\n' "$1" |
+		sed -n 's/^\([0-9]*\.[0-9]*\)\.[0-9]*\(-[0-9]*\|+deb12\)-[a-z0-9-]*$/\1/p')
+	[ -z "$s" ] || echo "$s"
+}
+
+fl_build_row() {
+	local f
+	for f in "$top"/module/port/*/builds.tsv; do
+		[ -f "$f" ] || continue
+		awk -F'\t' -v k="$1" '!/^#/ && $1 == k { print; exit }' "$f"
+	done | head -n1
+}
+
+fl_build_pkgver() {
+	local v p
+	v=$(fl_build_row "$1" | cut -f2)
+	if [ -z "$v" ]; then
+		for p in $(fl_ports); do
+			[ "$(fl_port_get "$p" KREL)" = "$1" ] && v=$(fl_port_get "$p" KPKGVER)
+		done
+	fi
+	[ -z "$v" ] || echo "$v"
+}
+
+fl_headers_installed() {
+	local d=/usr/src/linux-headers-$1
+	[ "$(dpkg-query -W -f='${Status} ${Version}' "linux-headers-$1" 2>/dev/null)" = "install ok installed $2" ] &&
+		grep -qs "^#define UTS_RELEASE \"$1\"\$" "$d/include/generated/utsrelease.h" &&
+		echo "$d"
+	return 0
+}
+
+fl_kdir() {
+	local v d
+	v=$(fl_build_pkgver "$1")
+	if [ -n "$v" ]; then
+		d=$(fl_headers_installed "$1" "$v")
+		[ -z "$d" ] || { echo "$d"; return 0; }
+	fi
+	d=${CACHE:-$top/.cache}/headers-$1
+	[ -f "$d/.fairlab-headers" ] && { [ -z "$v" ] || [ "$(cat "$d/.fairlab-headers")" = "$v" ]; } &&
+		echo "$d/usr/src/linux-headers-$1"
+	return 0
+}
+
+fl_served() {
+	local f=$top/module/port/$1/builds.tsv
+	{
+		fl_port_get "$1" KREL
+		[ ! -f "$f" ] || awk -F'\t' '!/^#/ && $3 == "served" { print $1 }' "$f"
+	} | awk '!seen[$0]++'
+}
+
+# fl_nearest_port KREL: the ready port whose series is closest to KREL's
+fl_nearest_port() {
+	local s
+	s=$(printf '%s\n' "$1" | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')
+	fl_ready_ports | awk -v s="${s:-0.0}" '
+		function key(v,  a) { split(v, a, "."); return a[1] * 1000 + a[2] }
+		{ d = key($1) - key(s); if (d < 0) d = -d
+		  if (best == "" || d < bd) { best = $1; bd = d } }
+		END { if (best != "") print best }'
+}
+
+fl_refusal() {
+	local p row verdict reason near
+	p=$(fl_series_of "$1")
+	if [ -z "$p" ] || [ ! -f "$top/module/port/$p/port.c" ]; then
+		near=$(fl_nearest_port "$1")
+		if [ -n "$p" ] && [ -f "$top/module/port/$p/kernel.conf" ]; then
+			echo "the port for kernel $1 (module/port/$p/) has no code yet (no port.c); served builds of $near: $(fl_served "$near" | paste -sd' ')"
+		else
+			echo "no port for kernel $1; served builds of the nearest series $near: $(fl_served "$near" | paste -sd' ')"
+		fi
+		return 0
+	fi
+	[ "$(fl_port_get "$p" KREL)" = "$1" ] && return 0
+	row=$(fl_build_row "$1")
+	verdict=$(printf '%s' "$row" | cut -f3)
+	reason=$(printf '%s' "$row" | cut -f4)
+	case $verdict in
+	served) return 0 ;;
+	refused) echo "kernel $1 is refused by port $p: $reason; served builds of $p: $(fl_served "$p" | paste -sd' ')" ;;
+	*) echo "kernel $1 is not in module/port/$p/builds.tsv (never checked: make port-check KREL=$1); served builds of $p: $(fl_served "$p" | paste -sd' ')" ;;
+	esac
+}
+
+fl_smoke_build() {
+	local ref abi fl
+	ref=$(fl_port_get "$1" KREL)
+	abi=$(printf '%s\n' "$ref" | sed -n 's/^\([0-9.]*\(-[0-9]*\|+deb12\)\)-.*/\1/p')
+	fl=${ref#"$abi"-}
+	fl_served "$1" | awk -v abi="$abi" -v fl="$fl" '
+		{ f = $0; sub(/^[0-9.]*(-[0-9]*|\+deb12)-/, "", f) }
+		f == fl { next }
+		$0 == abi "-cloud-amd64" { same = $0 }
+		{ other[n++] = $0 }
+		END {
+			if (same != "") { print same; exit }
+			for (i = 0; i < n; i++)
+				if (other[i] ~ /-cloud-amd64$/) { print other[i]; exit }
+			if (n) print other[0]
+		}'
 }

@@ -4,11 +4,14 @@
 # Build tests/vm/probe-count/probe_count.ko (kprobe hit counter for
 # tests/vm/scenarios/surface-writes) for the kernel under test, out of the
 # source tree:  tests/vm/build-probe-module.sh -> build/probe-count/<KREL>/probe_count.ko
-# (KREL, default 6.1.0-57-amd64, picks the headers: KDIR=/usr/src/linux-headers-KREL)
+# (KREL, default 6.1.0-57-amd64, picks the headers: KDIR, default the
+# build's installed headers, else those scripts/fetch-build.sh unpacked)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/scripts/ports.sh"
 KREL=${KREL:-6.1.0-57-amd64}
-KDIR=${KDIR:-/usr/src/linux-headers-$KREL}
+[ -n "${KDIR:-}" ] || KDIR=$(fl_kdir "$KREL")
+[ -n "$KDIR" ] || { "$top/scripts/fetch-build.sh" "$KREL" headers; KDIR=$(fl_kdir "$KREL"); }
 out=$top/build/probe-count/$KREL
 src=$top/tests/vm/probe-count
 mkdir -p "$out"

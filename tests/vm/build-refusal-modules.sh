@@ -33,7 +33,7 @@ echo "built $out/fairlab-release.ko $out/fairlab-size.ko"
 d=$out/klp-others
 rm -rf "$d" && mkdir -p "$d"
 cp "$top"/tests/vm/klp-others/* "$d/"
-make -s -C "/usr/src/linux-headers-$rel" M="$d" FAIRLAB_MODULE_DIR="$top/module" modules \
+make -s -C "$(fl_kdir "$rel")" M="$d" FAIRLAB_MODULE_DIR="$top/module" modules \
 	>"$d/build.log" 2>&1 || { cat "$d/build.log" >&2; exit 1; }
 for m in fl_test_other fl_test_replace fl_test_handover; do
 	cp "$d/$m.ko" "$out/$m.ko"

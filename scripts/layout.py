@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """Struct layouts, enumerators and function sizes a port relies on, from DWARF.
 
-usage: scripts/layout.py [--help] [--cu SUFFIX] [--ksyms] ELF
+usage: scripts/layout.py [--help] [--cu PART] [--ksyms] ELF
 
-Prints, from one compilation unit of ELF (a debug vmlinux, or a built
+Prints, from the compilation units of ELF whose name contains PART (a debug vmlinux, or a built
 fairlab.ko), one line per member of every struct in STRUCTS, flattened
 through anonymous structs and unions:
 
@@ -20,7 +20,7 @@ report.
 
 examples:
   scripts/layout.py --cu kernel/sched/fair.c --ksyms .cache/dbg/vmlinux-6.1.0-57-amd64
-  scripts/layout.py --cu port/6.1/enqueue.c build/kmod/6.1.0-57-amd64/module/fairlab.ko
+  scripts/layout.py --cu port/6.1/ build/kmod/6.1.0-57-amd64/module/fairlab.ko
 """
 import argparse
 import sys
@@ -128,12 +128,12 @@ def members(sdie, prefix, base, out):
                                                    byte_size(t), bits, type_name(t)))
 
 
-def find_cu(dwarf, suffix):
+def find_cus(dwarf, part):
+    """The compilation units whose name contains `part`."""
     for cu in dwarf.iter_CUs():
         n = cu.get_top_DIE().attributes.get("DW_AT_name")
-        if n and n.value.decode().endswith(suffix):
-            return cu
-    return None
+        if n and part in n.value.decode():
+            yield cu
 
 
 def walk(die, structs, enums):
@@ -185,7 +185,7 @@ def main():
         epilog=__doc__.split("\n\n", 2)[2])
     ap.add_argument("elf")
     ap.add_argument("--cu", default="kernel/sched/fair.c",
-                    help="compilation unit whose types are read (name suffix)")
+                    help="compilation units whose types are read (part of their name)")
     ap.add_argument("--ksyms", action="store_true", help="also print text symbol sizes")
     args = ap.parse_args()
     try:
@@ -199,13 +199,17 @@ def main():
         return 1
     rel = elf["e_type"] == "ET_REL"
     dwarf = elf.get_dwarf_info(relocate_dwarf_sections=rel)
-    cu = find_cu(dwarf, args.cu)
-    if cu is None:
+    structs, enums = {}, {}
+    found = False
+    for cu in find_cus(dwarf, args.cu):     # the first definition of each wins
+        found = True
+        walk(cu.get_top_DIE(), structs, enums)
+        if args.cu == "kernel/sched/fair.c":
+            break
+    if not found:
         print("layout.py: error: no compilation unit %s in %s" % (args.cu, args.elf),
               file=sys.stderr)
         return 1
-    structs, enums = {}, {}
-    walk(cu.get_top_DIE(), structs, enums)
     lines = []
     for n in sorted(structs):
         lines += structs[n]

@@ -32,22 +32,28 @@ pattern() {
 	*) echo "^linux-image-${1//./\\.}\\.[0-9]+\\+deb12-(amd64|cloud-amd64|rt-amd64)\$" ;;
 	esac
 }
-ver_of() { apt-cache show "$1" 2>/dev/null | sed -n 's/^Version: //p' | sort -V | tail -n1; }
-has() { [ -n "$(apt-cache madison "$1" 2>/dev/null | awk -v v="$2" '$3 == v')" ] && echo yes || echo no; }
-
 for p in "${ports[@]}"; do
 	[ -f "$top/module/port/$p/kernel.conf" ] ||
 		{ echo "port-builds: error: unknown port '$p'" >&2; exit 2; }
 	srcpkg=$(fl_port_get "$p" KSRCPKG)
-	apt-cache pkgnames linux-image- | grep -E "$(pattern "$p")" | sort -V |
-	while read -r pkg; do
-		krel=${pkg#linux-image-}
-		ver=$(ver_of "$pkg")
-		[ -n "$ver" ] || continue
-		src=no
-		[ "$(has "linux-headers-$krel" "$ver")" = yes ] &&
-			[ "$(has "$srcpkg" "$ver")" = yes ] && src=yes
-		printf '%s\t%s\t%s\t%s\t%s\n' "$krel" "$ver" "$p" "$src" \
-			"$(has "linux-image-$krel-dbg" "$ver")"
+	mapfile -t imgs < <(apt-cache pkgnames linux-image- | grep -E "$(pattern "$p")" | sort -V)
+	[ ${#imgs[@]} -gt 0 ] || continue
+	# one madison call for every package of every build of the series
+	pkgs=("$srcpkg")
+	for i in "${imgs[@]}"; do
+		k=${i#linux-image-}
+		pkgs+=("$i" "linux-headers-$k" "$i-dbg")
 	done
+	apt-cache madison "${pkgs[@]}" 2>/dev/null |
+	awk -F' *[|] *' -v src="$srcpkg" '
+		{ sub(/^ +/, "", $1); have[$1 " " $2] = 1
+		  if ($1 ~ /^linux-image-/ && $1 !~ /-dbg$/ && (!($1 in ver) || $2 > ver[$1])) ver[$1] = $2 }
+		END {
+			for (i in ver) {
+				k = substr(i, 13); v = ver[i]
+				s = (have["linux-headers-" k " " v] && have[src " " v]) ? "yes" : "no"
+				d = have[i "-dbg " v] ? "yes" : "no"
+				printf "%s\t%s\t%s\t%s\n", k, v, s, d
+			}
+		}' | sort -V | awk -v p="$p" -F'\t' '{ printf "%s\t%s\t%s\t%s\t%s\n", $1, $2, p, $3, $4 }'
 done

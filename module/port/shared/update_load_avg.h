@@ -21,6 +21,8 @@
 #ifndef FAIRLAB_PORT_UPDATE_LOAD_AVG_H
 #define FAIRLAB_PORT_UPDATE_LOAD_AVG_H
 
+#include "port_build.h"	/* FL_VARIANT_update_tg_cfs_runnable_* */
+
 #include "fair_inline.h"
 
 /* fair.c: cfs_rq_util_change() */

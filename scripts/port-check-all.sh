@@ -4,8 +4,9 @@
 # Regenerate module/port/<series>/builds.tsv: scripts/port-check.sh on every
 # build of the archive of each port's series (make port-check-all).
 #
-#   scripts/port-check-all.sh [PORT...]
+#   scripts/port-check-all.sh [--no-fetch] [PORT...]
 #
+# --no-fetch: decide only from what the cache holds (port-check.sh --no-fetch).
 # Prints a progress line per build (verdict, time, ETA).  Runs niced.  The
 # vmlinux facts are cached in .cache/port-check/KREL/, so a second run only
 # re-reads sources and recompiles one object per build; a table whose lines
@@ -26,23 +27,36 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/ports.sh"
 
-case ${1:-} in -h|--help) sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+nofetch=
+case ${1:-} in
+-h|--help) sed -n '3,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+--no-fetch) nofetch=--no-fetch; shift ;;
+esac
 ports=("$@")
 [ ${#ports[@]} -gt 0 ] || mapfile -t ports < <(fl_ready_ports)
 
 mapfile -t builds < <("$top/scripts/port-builds.sh" "${ports[@]}")
 [ ${#builds[@]} -gt 0 ] || { echo "port-check-all: no builds in the package lists (apt-get update?)" >&2; exit 1; }
 n=${#builds[@]}
-t0=$(date +%s)
-status=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# one apt-cache call for the packages of every build
+pk=()
+for p in "${ports[@]}"; do pk+=("$(fl_port_get "$p" KSRCPKG)"); done
+for b in "${builds[@]}"; do
+	k=${b%%$'\t'*}
+	pk+=("linux-image-$k" "linux-headers-$k" "linux-image-$k-dbg")
+done
+apt-cache madison "${pk[@]}" >"$tmp/madison" 2>/dev/null || true
+export PORT_CHECK_MADISON=$tmp/madison
+t0=$(date +%s)
+status=0
 i=0
 for b in "${builds[@]}"; do
 	IFS=$'\t' read -r krel pkgver port _ _ <<<"$b"
 	i=$((i + 1))
 	ts=$(date +%s)
-	if nice -n 10 "$top/scripts/port-check.sh" --row "$krel" >"$tmp/row" 2>"$tmp/err" ||
+	if nice -n 10 "$top/scripts/port-check.sh" --row $nofetch "$krel" >"$tmp/row" 2>"$tmp/err" ||
 		[ -s "$tmp/row" ]; then
 		cat "$tmp/row" >>"$tmp/$port.rows"
 		what=$(cut -f3,4 "$tmp/row" | tr '\t' ' ')

@@ -33,11 +33,12 @@
 #                kernel/sched/fair.c, member by member
 #
 # Prints "KREL: served by port P ..." (exit 0) or "KREL: refused: REASON"
-# (exit 1); usage errors exit 2.  --row prints the build's line of
-# module/port/<series>/builds.tsv instead (make port-check-all).  Fetches
-# what it needs with scripts/fetch-build.sh (about 1 GB for the -dbg) unless
-# --no-fetch; results of surface.py and layout.py are kept in
-# .cache/port-check/KREL/.  Takes 2-4 minutes per build (1-2 with the
+# (exit 1); usage errors and builds it cannot decide exit 2.  --row prints
+# the build's line of module/port/<series>/builds.tsv instead (make
+# port-check-all).  Fetches what it needs with scripts/fetch-build.sh (about
+# 1 GB for the -dbg) and runs surface.py and layout.py on the vmlinux,
+# keeping their results in .cache/port-check/KREL/; --no-fetch does neither
+# and decides only from what is there.  Takes 2-4 minutes per build (1-2 with the
 # vmlinux facts cached).
 #
 # examples:
@@ -75,12 +76,18 @@ mkdir -p "$work"
 say() { printf 'port-check: %s: %s\n' "$krel" "$*" >&2; }
 
 # One madison call: the versions of the build's packages in the archive.
-madison=$(apt-cache madison "linux-image-$krel" "linux-headers-$krel" \
-	"linux-image-$krel-dbg" "$srcpkg" 2>/dev/null || true)
-pkgver=$(awk -F' *[|] *' -v p="linux-image-$krel" '$1 ~ p"$" { print $2 }' <<<"$madison" | sort -V | tail -n1)
+# (PORT_CHECK_MADISON: a file with the output of one such call for many
+# builds, as port-check-all.sh passes it)
+if [ -n "${PORT_CHECK_MADISON:-}" ]; then
+	madison=$(cat "$PORT_CHECK_MADISON")
+else
+	madison=$(apt-cache madison "linux-image-$krel" "linux-headers-$krel" \
+		"linux-image-$krel-dbg" "$srcpkg" 2>/dev/null || true)
+fi
+pkgver=$(awk -F' *[|] *' -v p="linux-image-$krel" '{ sub(/^ +/, "", $1) } $1 == p { print $2 }' <<<"$madison" | sort -V | tail -n1)
 [ -n "$pkgver" ] || pkgver=$(fl_build_pkgver "$krel")
 [ -n "$pkgver" ] || { echo "port-check: no linux-image-$krel in the archive (apt-get update?)" >&2; exit 2; }
-has() { awk -F' *[|] *' -v p="$1" -v v="$pkgver" '$1 ~ "^ *"p"$" && $2 == v { f = 1 } END { exit !f }' <<<"$madison"; }
+has() { awk -F' *[|] *' -v p="$1" -v v="$pkgver" '{ sub(/^ +/, "", $1) } $1 == p && $2 == v { f = 1 } END { exit !f }' <<<"$madison"; }
 upstream=${pkgver%%-*}
 how=dbg variants=- uts=- sizes=- writes=-
 
@@ -142,6 +149,7 @@ variants=$(awk -v r="$refvar" '$3 != r { printf "%s%s=%s", n++ ? "," : "", $2, $
 # surface (and the kallsyms sizes, banner and write sites of the vmlinux)
 vmlinux=$cache/dbg/vmlinux-$krel
 if [ ! -s "$work/surface.txt" ] || [ ! -s "$work/layout.txt" ]; then
+	[ $fetch = 1 ] || { echo "port-check: $krel: surface.py/layout.py results not in $work (--no-fetch computes nothing)" >&2; exit 2; }
 	[ -s "$vmlinux" ] || getpart dbg || true
 	[ -s "$vmlinux" ] || { echo "port-check: no -dbg vmlinux of $krel at $vmlinux (scripts/fetch-build.sh $krel dbg)" >&2; exit 2; }
 	if [ ! -s "$work/surface.txt" ]; then

@@ -188,7 +188,10 @@ mkdir -p "$out"
 cp -rsf "$top/module" "$out/"
 ln -sf "$top/Kbuild" "$out/Kbuild"
 find "$out/module" -xtype l -delete
-"$top/scripts/port-build-header.sh" --row "$work/row.tsv" "$krel" >"$out/module/port_build.h"
+"$top/scripts/port-build-header.sh" --row "$work/row.tsv" "$krel" >"$out/port_build.h.new"
+# unchanged: keep the old file, so make does not recompile
+cmp -s "$out/port_build.h.new" "$out/module/port_build.h" || mv -f "$out/port_build.h.new" "$out/module/port_build.h"
+rm -f "$out/port_build.h.new"
 # One object of the port, compiled exactly as in fairlab.ko (same Kbuild
 # flags, headers, kernel/sched/*.h and variants): its DWARF has every
 # struct the port touches.  The whole module is built by build-kmod.sh.

@@ -4,9 +4,9 @@
 # Regenerate module/port/<series>/builds.tsv: scripts/port-check.sh on every
 # build of the archive of each port's series (make port-check-all).
 #
-#   scripts/port-check-all.sh [--no-fetch] [PORT...]
+#   scripts/port-check-all.sh [--no-dbg] [PORT...]
 #
-# --no-fetch: decide only from what the cache holds (port-check.sh --no-fetch).
+# --no-dbg: download no -dbg, run no surface.py (port-check.sh --no-dbg).
 # Prints a progress line per build (verdict, time, ETA).  Runs niced.  The
 # vmlinux facts are cached in .cache/port-check/KREL/, so a second run only
 # re-reads sources and recompiles one object per build; a table whose lines
@@ -30,12 +30,21 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 nofetch=
 case ${1:-} in
 -h|--help) sed -n '3,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
---no-fetch) nofetch=--no-fetch; shift ;;
+--no-dbg) nofetch=--no-dbg; shift ;;
 esac
 ports=("$@")
 [ ${#ports[@]} -gt 0 ] || mapfile -t ports < <(fl_ready_ports)
 
-mapfile -t builds < <("$top/scripts/port-builds.sh" "${ports[@]}")
+# Order: builds without packages first (decided at once), then those whose
+# vmlinux facts are cached, then the rest; the table is rewritten after
+# each build, so an interrupted run leaves every decided line in it.
+cache=${CACHE:-$top/.cache}
+mapfile -t builds < <("$top/scripts/port-builds.sh" "${ports[@]}" |
+	awk -F'\t' -v c="$cache/port-check/" '{
+		f = c $1 "/layout.txt"
+		k = ($4 == "no") ? 0 : ((getline _ < f) > 0 ? 1 : 2)
+		close(f)
+		print k "\t" $0 }' | sort -s -t$'\t' -k1,1n | cut -f2-)
 [ ${#builds[@]} -gt 0 ] || { echo "port-check-all: no builds in the package lists (apt-get update?)" >&2; exit 1; }
 n=${#builds[@]}
 tmp=$(mktemp -d)
@@ -51,6 +60,42 @@ apt-cache madison "${pk[@]}" >"$tmp/madison" 2>/dev/null || true
 export PORT_CHECK_MADISON=$tmp/madison
 t0=$(date +%s)
 status=0
+# write_tables: every port's builds.tsv from the lines decided so far
+write_tables() {
+	local p f body served refused left
+	for p in "${ports[@]}"; do
+		f=$top/module/port/$p/builds.tsv
+		[ -s "$tmp/$p.rows" ] || touch "$tmp/$p.rows"
+		body=$tmp/$p.body
+		{
+			sort -V "$tmp/$p.rows"
+			[ ! -s "$tmp/$p.undecided" ] ||
+				echo "# undecided (port-check failed, see make port-check KREL=...): $(paste -sd' ' "$tmp/$p.undecided")"
+			left=$(printf '%s\n' "${builds[@]:$i}" | awk -F'\t' -v p="$p" '$3 == p { print $1 }' | paste -sd' ')
+			[ -z "$left" ] || echo "# not checked yet (run interrupted): $left"
+		} >"$body"
+		if [ -f "$f" ] && diff -q <(grep -v '^# ' "$f" | grep -v '^#$') <(grep -v '^# ' "$body") >/dev/null &&
+			! grep -qE '^# (undecided|not checked)' "$f"; then
+			[ "$i" -lt "$n" ] || echo "port-check-all: $p: builds.tsv unchanged" >&2
+			continue
+		fi
+		{
+			cat <<-EOF
+	# The Debian 12 kernel builds of series $p and whether port $p serves them,
+	# decided by scripts/port-check.sh from each build's own packages.
+	# Regenerate: make port-check-all   (last run $(date -u '+%Y-%m-%d %H:%M UTC'))
+	# Columns (tab-separated): krel pkgver verdict reason upstream how variants
+	# uts_version sizes writes (see scripts/port-check-all.sh --help).
+	EOF
+			cat "$body"
+		} >"$f.tmp"
+		mv -f "$f.tmp" "$f"
+		served=$(awk -F'\t' '!/^#/ && $3 == "served"' "$f" | wc -l)
+		refused=$(awk -F'\t' '!/^#/ && $3 == "refused"' "$f" | wc -l)
+		[ "$i" -lt "$n" ] || echo "port-check-all: $p: $served served, $refused refused -> ${f#"$top"/}" >&2
+	done
+}
+
 i=0
 for b in "${builds[@]}"; do
 	IFS=$'\t' read -r krel pkgver port _ _ <<<"$b"
@@ -69,35 +114,7 @@ for b in "${builds[@]}"; do
 	eta=$(( (now - t0) * (n - i) / i ))
 	printf 'port-check-all: [%d/%d] %s: %s (%ds; ETA %dm%02ds)\n' "$i" "$n" "$krel" \
 		"$what" $((now - ts)) $((eta / 60)) $((eta % 60)) >&2
+	write_tables
 done
 
-for p in "${ports[@]}"; do
-	f=$top/module/port/$p/builds.tsv
-	[ -s "$tmp/$p.rows" ] || touch "$tmp/$p.rows"
-	body=$tmp/$p.body
-	{
-		cat "$tmp/$p.rows"
-		[ ! -s "$tmp/$p.undecided" ] ||
-			echo "# undecided (port-check failed, see make port-check KREL=...): $(paste -sd' ' "$tmp/$p.undecided")"
-	} >"$body"
-	if [ -f "$f" ] && diff -q <(grep -v '^# ' "$f" | grep -v '^#$') <(grep -v '^# ' "$body") >/dev/null &&
-		! grep -q '^# undecided' "$f"; then
-		echo "port-check-all: $p: builds.tsv unchanged" >&2
-		continue
-	fi
-	{
-		cat <<EOF
-# The Debian 12 kernel builds of series $p and whether port $p serves them,
-# decided by scripts/port-check.sh from each build's own packages.
-# Regenerate: make port-check-all   (last run $(date -u '+%Y-%m-%d %H:%M UTC'))
-# Columns (tab-separated): krel pkgver verdict reason upstream how variants
-# uts_version sizes writes (see scripts/port-check-all.sh --help).
-EOF
-		cat "$body"
-	} >"$f.tmp"
-	mv -f "$f.tmp" "$f"
-	served=$(awk -F'\t' '!/^#/ && $3 == "served"' "$f" | wc -l)
-	refused=$(awk -F'\t' '!/^#/ && $3 == "refused"' "$f" | wc -l)
-	echo "port-check-all: $p: $served served, $refused refused -> ${f#"$top"/}" >&2
-done
 exit $status

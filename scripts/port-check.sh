@@ -4,7 +4,7 @@
 # Decide, from a Debian 12 kernel build's own packages, whether the port of
 # its series serves it, and say why not (make port-check KREL=...):
 #
-#   scripts/port-check.sh [--row] [--no-fetch] KREL
+#   scripts/port-check.sh [--row] [--no-dbg] KREL
 #
 # The checks, in this order; the verdict names the first difference:
 #   archive      linux-headers-KREL, linux-source and linux-image-KREL-dbg
@@ -37,8 +37,8 @@
 # the build's line of module/port/<series>/builds.tsv instead (make
 # port-check-all).  Fetches what it needs with scripts/fetch-build.sh (about
 # 1 GB for the -dbg) and runs surface.py and layout.py on the vmlinux,
-# keeping their results in .cache/port-check/KREL/; --no-fetch does neither
-# and decides only from what is there.  Takes 2-4 minutes per build (1-2 with the
+# keeping their results in .cache/port-check/KREL/; --no-dbg does neither
+# (the build is undecided, exit 2, when their results are not there yet).  Takes 2-4 minutes per build (1-2 with the
 # vmlinux facts cached).
 #
 # examples:
@@ -56,13 +56,13 @@ fetch=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--row) row=1; shift ;;
-	--no-fetch) fetch=0; shift ;;
+	--no-dbg) fetch=0; shift ;;
 	-h|--help) sed -n '3,41p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "port-check: unknown option $1 (see --help)" >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
-[ $# = 1 ] || { echo "usage: scripts/port-check.sh [--row] [--no-fetch] KREL" >&2; exit 2; }
+[ $# = 1 ] || { echo "usage: scripts/port-check.sh [--row] [--no-dbg] KREL" >&2; exit 2; }
 krel=$1
 series=$(fl_series_of "$krel")
 [ -n "$series" ] || { echo "port-check: '$krel' is not a Debian 12 kernel release (6.1.0-N-FLAVOUR, 6.12.N+deb12-FLAVOUR)" >&2; exit 2; }
@@ -116,8 +116,8 @@ if [ -n "$missing" ]; then
 fi
 has "linux-image-$krel-dbg" || { how=archive; refuse "no linux-image-$krel-dbg in the archive: surface and struct layouts cannot be checked"; }
 
-getpart() { # part: fetch it unless --no-fetch
-	[ $fetch = 1 ] || return 1
+getpart() { # part: fetch it (the -dbg not with --no-dbg)
+	[ $fetch = 1 ] || [ "$1" != dbg ] || return 1
 	"$top/scripts/fetch-build.sh" --pkgver "$pkgver" "$krel" "$1" >&2
 }
 
@@ -149,7 +149,7 @@ variants=$(awk -v r="$refvar" '$3 != r { printf "%s%s=%s", n++ ? "," : "", $2, $
 # surface (and the kallsyms sizes, banner and write sites of the vmlinux)
 vmlinux=$cache/dbg/vmlinux-$krel
 if [ ! -s "$work/surface.txt" ] || [ ! -s "$work/layout.txt" ]; then
-	[ $fetch = 1 ] || { echo "port-check: $krel: surface.py/layout.py results not in $work (--no-fetch computes nothing)" >&2; exit 2; }
+	[ $fetch = 1 ] || { echo "port-check: $krel: surface.py/layout.py results not in $work (--no-dbg)" >&2; exit 2; }
 	[ -s "$vmlinux" ] || getpart dbg || true
 	[ -s "$vmlinux" ] || { echo "port-check: no -dbg vmlinux of $krel at $vmlinux (scripts/fetch-build.sh $krel dbg)" >&2; exit 2; }
 	if [ ! -s "$work/surface.txt" ]; then

@@ -68,12 +68,17 @@ write_tables() {
 		[ -s "$tmp/$p.rows" ] || touch "$tmp/$p.rows"
 		body=$tmp/$p.body
 		{
-			sort -V "$tmp/$p.rows"
 			[ ! -s "$tmp/$p.undecided" ] ||
 				echo "# undecided (port-check failed, see make port-check KREL=...): $(paste -sd' ' "$tmp/$p.undecided")"
-			left=$(printf '%s\n' "${builds[@]:$i}" | awk -F'\t' -v p="$p" '$3 == p { print $1 }' | paste -sd' ')
+			# builds not checked yet in this run keep their line of the old table
+			left=
+			for k in $(printf '%s\n' "${builds[@]:$i}" | awk -F'\t' -v p="$p" '$3 == p { print $1 }'); do
+				awk -F'\t' -v k="$k" '!/^#/ && $1 == k' "$tmp/$p.old" | grep . || left="$left${left:+ }$k"
+			done >"$tmp/$p.kept"
 			[ -z "$left" ] || echo "# not checked yet (run interrupted): $left"
 		} >"$body"
+		{ sort -V "$tmp/$p.rows" "$tmp/$p.kept"; grep '^#' "$body" || true; } >"$body.2"
+		mv -f "$body.2" "$body"
 		if [ -f "$f" ] && diff -q <(grep -v '^# ' "$f" | grep -v '^#$') <(grep -v '^# ' "$body") >/dev/null &&
 			! grep -qE '^# (undecided|not checked)' "$f"; then
 			[ "$i" -lt "$n" ] || echo "port-check-all: $p: builds.tsv unchanged" >&2
@@ -96,6 +101,10 @@ write_tables() {
 	done
 }
 
+for p in "${ports[@]}"; do
+	f=$top/module/port/$p/builds.tsv
+	if [ -f "$f" ]; then grep -v '^#' "$f" >"$tmp/$p.old" || true; else : >"$tmp/$p.old"; fi
+done
 i=0
 for b in "${builds[@]}"; do
 	IFS=$'\t' read -r krel pkgver port _ _ <<<"$b"

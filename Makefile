@@ -18,6 +18,9 @@
 #   make demo-scale contention and error against the CPU count, 2-16 vCPUs
 #   make install    the tool, plugin, man pages, completion (PREFIX=/usr/local)
 #   make deb        build/deb/fairlab_*.deb and fairlab-dkms_*.deb
+#   make port-check KREL=6.12.111+deb12-cloud-amd64
+#                   decide whether the port of its series serves that build
+#   make port-check-all  regenerate module/port/*/builds.tsv (every build)
 #   make surface   regenerate module/port/*/surface.txt from Debian's -dbg
 #                   vmlinux (KERNEL=6.12 for one port; fetches ~1 GB each)
 #
@@ -60,7 +63,7 @@ need = @scripts/deps.sh $(1) --tools
 .PHONY: all modules userspace tools-all deps deps-tool deps-modules deps-vm check \
 	check-unit check-vm check-builds demo demo-scale smoke-modules \
 	bench-module bench-profile bench-analyzer install clean refusal-modules \
-	surface probe-module
+	surface probe-module port-check port-check-all
 
 all: modules userspace
 
@@ -144,6 +147,15 @@ bench-analyzer: userspace
 
 # The patch surface (functions a port must replace, tg->load_avg write
 # sites) of each port's kernel build; the committed output is what CI uses.
+# Whether a build is served, from its own packages (scripts/port-check.sh),
+# and the table of every build of the archive (module/port/*/builds.tsv).
+port-check:
+	@[ -n "$(KREL)" ] || { echo "usage: make port-check KREL=<kernel release>" >&2; exit 2; }
+	@scripts/port-check.sh $(KREL)
+
+port-check-all:
+	@scripts/port-check-all.sh
+
 surface:
 	@scripts/surface.sh $(if $(filter command line environment,$(origin KERNEL)),$(KERNEL))
 

@@ -84,5 +84,8 @@ mkdir -p "$out"
 cp -rsf "$top/module" "$out/"
 ln -sf "$top/Kbuild" "$out/Kbuild"
 find "$out/module" -xtype l -delete
+# The build's release, version string, function sizes and variants, from
+# its line of builds.tsv (fl_check_port() compares them at load).
+"$top/scripts/port-build-header.sh" "$rel" >"$out/module/port_build.h"
 make -s -C "$kdir" M="$out" FAIRLAB_PORT="$port" FAIRLAB_SCHED_SRC="$src" \
 	FAIRLAB_PORT_DEFINES="$defines" modules

@@ -181,7 +181,12 @@ static unsigned int fl_group_classify(unsigned int imbalance_pct,
 	return FL_GROUP_HAS_SPARE;
 }
 
-/* Mirrors update_sg_wakeup_stats() of Linux 6.1.192, kernel/sched/fair.c. */
+/*
+ * Mirrors update_sg_wakeup_stats() of kernel/sched/fair.c: by default that
+ * of Linux 6.1.187 to 6.1.192, which counts only the CPUs the task may run
+ * on; with FL_VARIANT_update_sg_wakeup_stats_6_1_176 that of Linux 6.1.176
+ * and earlier, which counts every CPU of the group.
+ */
 static void fl_update_sg_wakeup_stats(struct sched_domain *sd,
 				      struct sched_group *group,
 				      struct fl_sg_lb_stats *sgs,
@@ -195,7 +200,11 @@ static void fl_update_sg_wakeup_stats(struct sched_domain *sd,
 	if (sd->flags & SD_ASYM_CPUCAPACITY)
 		sgs->group_misfit_task_load = 1;
 
+#ifdef FL_VARIANT_update_sg_wakeup_stats_6_1_176
+	for_each_cpu(i, sched_group_span(group)) {
+#else
 	for_each_cpu_and(i, sched_group_span(group), p->cpus_ptr) {
+#endif
 		struct rq *rq = cpu_rq(i);
 		unsigned int local;
 

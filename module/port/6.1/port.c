@@ -2,12 +2,12 @@
 /*
  * What the 6.1 port replaces, and the vmlinux symbols it needs.
  *
- * Sizes are those kallsyms reports on Debian 6.1.0-57-amd64; fl_check_port()
+ * Sizes are those kallsyms reports on the build compiled for (port_build.h,
+ * from its line of builds.tsv); fl_check_port()
  * refuses to load when any differs (a different build inlines differently,
  * and a replacement written for one build is wrong for another).
  */
 #include "port.h"
-#include "sizes.h"
 
 #ifndef FL_PORT_SIZE_SKEW
 #define FL_PORT_SIZE_SKEW 0

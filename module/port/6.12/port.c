@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the 6.12 port replaces (the 15 roots and the reader of surface.txt), and the
- * vmlinux symbols it needs.  Sizes are kallsyms sizes on Debian
- * 6.12.117+deb12-amd64; fl_check_port() refuses any other build.
+ * vmlinux symbols it needs.  Sizes are kallsyms sizes on the build compiled
+ * for (port_build.h, from its line of builds.tsv); fl_check_port() refuses
+ * any other build.
  */
 #include "port.h"
-#include "sizes.h"
 
 #ifndef FL_PORT_SIZE_SKEW
 #define FL_PORT_SIZE_SKEW 0

@@ -29,10 +29,16 @@ static void help(FILE *f)
 "  STEM-writes.png/.svg  tg_update attempts, tg->load_avg writes and writer\n"
 "                        switches per second, per time bin\n"
 "and over all recordings:\n"
-"  pareto.png/.svg       one point per policy segment: time-weighted mean |E|\n"
-"                        per group (load) against writes/s, labelled by policy\n"
+"  pareto.png/.svg       one point per policy segment, one colour and marker\n"
+"                        per tg policy (the legend): time-weighted mean |E| per\n"
+"                        group (load), and beside it the shares error (time-\n"
+"                        weighted mean, %; when the recordings have tg_read\n"
+"                        records), against writes/s; the Pareto frontier (no\n"
+"                        segment has fewer writes and less error) joined,\n"
+"                        labelled and named under each panel\n"
 "Policy switches are marked on the time series.  The data (STEM.series.tsv,\n"
-"STEM.segments.tsv, pareto.tsv) and the script (plots.gp) stay in DIR.\n"
+"STEM.segments.tsv, pareto.tsv, pareto-front-e.tsv, pareto-front-s.tsv) and\n"
+"the script (plots.gp) stay in DIR.\n"
 "Time is in seconds since the first fairlab record of each recording.\n"
 "\n"
 "options:\n"
@@ -65,6 +71,8 @@ struct pareto_pt {
 	int segment;
 	char tg_policy[48], idlest_policy[48];
 	double writes_per_s, err_mean, err_p99, switches_per_s;
+	double shares_mean;	/* shares error, time-weighted mean (%); NAN: no reads */
+	bool front_e, front_s;	/* on the Pareto frontier of writes and |E| / shares */
 };
 
 struct plot_file {
@@ -154,6 +162,7 @@ static void on_segment(const struct fa_segment *s, void *arg)
 	p->switches_per_s = fa_segment_rate(s, s->switches);
 	p->err_mean = fa_err_mean_abs(&s->err);
 	p->err_p99 = (double)fa_err_p_abs(&s->err, 0.99);
+	p->shares_mean = s->shares.rel_time_ns ? 100.0 * fa_err_mean_rel(&s->shares) : NAN;
 	/* A mark names the tg policy, or the idlest one when only that changed. */
 	fprintf(pf->segments, "%.6f\t%s%s\n",
 		(double)(s->t_start - fa_engine_total(pf->e)->t_start) / 1e9,
@@ -202,32 +211,132 @@ static void script_series(FILE *gp, const char *stem)
 	}
 }
 
+/* Is @b dominated by @a: no more writes and no more error, less of one? */
+static bool dominates(double wa, double ea, double wb, double eb)
+{
+	return wa <= wb && ea <= eb && (wa < wb || ea < eb);
+}
+
+/* Marks the points no other point dominates, for |E| and for shares. */
+static void frontier(struct pareto_pt *pts, int n)
+{
+	int i, j;
+
+	for (i = 0; i < n; i++) {
+		/* a segment with no write measured no policy (it is too short,
+		 * or nothing ran): it is drawn, but frontiers are of policies */
+		pts[i].front_e = pts[i].writes_per_s > 0;
+		pts[i].front_s = pts[i].front_e && !isnan(pts[i].shares_mean);
+		for (j = 0; j < n; j++) {
+			if (!(pts[j].writes_per_s > 0))
+				continue;
+			if (dominates(pts[j].writes_per_s, pts[j].err_mean,
+				      pts[i].writes_per_s, pts[i].err_mean))
+				pts[i].front_e = false;
+			if (!isnan(pts[j].shares_mean) &&
+			    dominates(pts[j].writes_per_s, pts[j].shares_mean,
+				      pts[i].writes_per_s, pts[i].shares_mean))
+				pts[i].front_s = false;
+		}
+	}
+}
+
+/* The distinct tg policies, space-separated, in order of appearance. */
+static void policy_words(const struct pareto_pt *pts, int n, char *buf, size_t len)
+{
+	size_t used = 0;
+	int i, j;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i && strcmp(pts[j].tg_policy, pts[i].tg_policy); j++)
+			;
+		if (j == i && used + strlen(pts[i].tg_policy) + 2 < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? " " : "",
+						 pts[i].tg_policy);
+	}
+}
+
+/* "a (file #1), b (file #2)": the points on one frontier, by writes. */
+static void frontier_names(const struct pareto_pt *pts, int n, bool shares,
+			   char *buf, size_t len)
+{
+	size_t used = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++)
+		if ((shares ? pts[i].front_s : pts[i].front_e) && used + 80 < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+						 pts[i].tg_policy);
+}
+
+/*
+ * One panel: error column @ecol of pareto.tsv against writes/s, one
+ * colour and marker per policy (the legend), the frontier (flag column
+ * @fcol) joined and labelled, the others named by the legend only.
+ */
+static void script_panel(FILE *gp, int ecol, int fcol, const char *ylabel,
+			 const char *front, const char *frontfile, bool logy)
+{
+	fprintf(gp,
+		"set ylabel '%s'\n%s\n"
+		"set label 1 'Pareto frontier (no segment has fewer writes and less error): %s' at graph 0, graph -0.16 font ',9'\n"
+		"plot for [i=1:words(pols)] 'pareto.tsv' using (strcol(3) eq word(pols, i) ? $5 : NaN):%d "
+		"with points lc rgb word(cols, (i - 1) %% words(cols) + 1) pt (i - 1) %% 13 + 4 ps 1.6 title word(pols, i), \\\n"
+		"     '%s' using 1:2 with lines dt 2 lw 1.5 lc rgb '#555555' title 'Pareto frontier', \\\n"
+		"     'pareto.tsv' using ($%d != 0 ? $5 : NaN):%d:3 with labels offset char 1,0.8 left font ',9' notitle\n"
+		"unset label 1\n",
+		ylabel, logy ? "set logscale y" : "unset logscale y", front, ecol, frontfile,
+		fcol, ecol);
+}
+
 static void script_pareto(FILE *gp, const struct pareto_pt *pts, int n)
 {
-	bool logx = n > 0, logy = n > 0;
+	char pols[2048], front_e[2048], front_s[2048];
+	bool logx = n > 0, logy = n > 0, shares = false;
 	int i, t;
 
 	for (i = 0; i < n; i++) {
 		logx = logx && pts[i].writes_per_s > 0;
 		logy = logy && pts[i].err_mean > 0;
+		shares = shares || !isnan(pts[i].shares_mean);
 	}
+	policy_words(pts, n, pols, sizeof(pols));
+	frontier_names(pts, n, false, front_e, sizeof(front_e));
+	frontier_names(pts, n, true, front_s, sizeof(front_s));
 	for (t = 0; t < 2; t++) {
 		fprintf(gp,
 			"set terminal %s\n"
 			"unset arrow; unset label\n"
 			"set output 'pareto.%s'\n"
-			"set title 'error against tg->load_avg writes, one point per policy segment'\n"
+			"pols = '%s'\n"
+			/* twelve colours apart; with 13 markers, no two policies alike */
+			"cols = '#1f77b4 #d62728 #2ca02c #ff7f0e #9467bd #8c564b #e377c2 #17becf #bcbd22 #000000 #7f7f7f #aec7e8'\n"
+			"set key outside right top box title 'tg policy' noenhanced\n"
 			"set xlabel 'writes (1/s)'\n"
-			"set ylabel 'time-weighted mean |E| per group (load)'\n"
-			"set offsets 0, graph 0.3, graph 0.05, 0\n"
-			"%s\n%s\n"
-			"plot 'pareto.tsv' using 5:6 with points pt 7 ps 1.2 notitle, \\\n"
-			"     '' using 5:6:9 with labels offset char 1,1 left font ',9' notitle\n"
-			"unset logscale; set offsets 0, 0, 0, 0\n",
-			t ? "svg size 900,700 noenhanced" : "pngcairo size 900,700 noenhanced",
-			t ? "svg" : "png",
-			logx ? "set logscale x" : "unset logscale x",
-			logy ? "set logscale y" : "unset logscale y");
+			"set bmargin 6\n"
+			"set offsets 0, graph 0.15, graph 0.05, 0\n"
+			"%s\n",
+			t ? (shares ? "svg size 1500,620 noenhanced" : "svg size 1000,620 noenhanced") :
+			    (shares ? "pngcairo size 1500,620 noenhanced" :
+				      "pngcairo size 1000,620 noenhanced"),
+			t ? "svg" : "png", pols,
+			logx ? "set logscale x" : "unset logscale x");
+		if (shares)
+			fprintf(gp, "set multiplot layout 1,2 title 'error against tg->load_avg writes, one point per policy segment'\n"
+				"set title 'accumulated error |E|'\n");
+		else
+			fprintf(gp, "set title 'error against tg->load_avg writes, one point per policy segment'\n");
+		script_panel(gp, 6, 11, "time-weighted mean |E| per group (load)", front_e,
+			     "pareto-front-e.tsv", logy);
+		if (shares) {
+			fprintf(gp, "set title 'shares error (the weight calc_group_shares() gave)'\n");
+			script_panel(gp, 10, 12, "shares error, time-weighted mean (%)", front_s,
+				     "pareto-front-s.tsv", false);
+			fprintf(gp, "unset multiplot\n");
+		}
+		fprintf(gp, "unset logscale; unset title; set offsets 0, 0, 0, 0; set bmargin; set key default\n");
 	}
 }
 
@@ -254,21 +363,51 @@ static void script_marks(FILE *gp, const char *dir, const char *stem)
 		fclose(f);
 }
 
-static int write_pareto(const char *dir, const struct pareto_pt *pts, int n)
+/* The frontier's points by writes, for the line that joins them. */
+static int write_front(const char *dir, const char *name, const struct pareto_pt *pts,
+		       int n, bool shares)
+{
+	FILE *f = fl_open_out(dir, name, ".tsv");
+	double last = -1;
+	int i, k, best;
+
+	if (!f)
+		return -1;
+	fprintf(f, "# writes_per_s\t%s\n", shares ? "shares_err_rel_mean_pct" : "err_mean_load");
+	/* selection by increasing writes: frontiers are short */
+	for (k = 0; k < n; k++) {
+		best = -1;
+		for (i = 0; i < n; i++)
+			if ((shares ? pts[i].front_s : pts[i].front_e) && pts[i].writes_per_s > last &&
+			    (best < 0 || pts[i].writes_per_s < pts[best].writes_per_s))
+				best = i;
+		if (best < 0)
+			break;
+		last = pts[best].writes_per_s;
+		fprintf(f, "%.6g\t%.6g\n", last, shares ? pts[best].shares_mean : pts[best].err_mean);
+	}
+	return fclose(f) ? -1 : 0;
+}
+
+static int write_pareto(const char *dir, struct pareto_pt *pts, int n)
 {
 	FILE *f = fl_open_out(dir, "pareto", ".tsv");
 	int i;
 
 	if (!f)
 		return -1;
-	fprintf(f, "# file\tsegment\ttg_policy\tidlest_policy\twrites_per_s\terr_mean_load\terr_p99_load\tswitches_per_s\tlabel\n");
+	frontier(pts, n);
+	fprintf(f, "# file\tsegment\ttg_policy\tidlest_policy\twrites_per_s\terr_mean_load\terr_p99_load\tswitches_per_s\tlabel\tshares_err_rel_mean_pct\tfrontier_err\tfrontier_shares\n");
 	for (i = 0; i < n; i++)
-		fprintf(f, "%s\t%d\t%s\t%s\t%.6g\t%.6g\t%.6g\t%.6g\t%s (%s #%d)\n", pts[i].stem,
+		fprintf(f, "%s\t%d\t%s\t%s\t%.6g\t%.6g\t%.6g\t%.6g\t%s (%s #%d)\t%.6g\t%d\t%d\n", pts[i].stem,
 			pts[i].segment, pts[i].tg_policy, pts[i].idlest_policy,
 			pts[i].writes_per_s, pts[i].err_mean, pts[i].err_p99,
 			pts[i].switches_per_s, pts[i].tg_policy, pts[i].stem,
-			pts[i].segment);
-	return fclose(f) ? -1 : 0;
+			pts[i].segment, pts[i].shares_mean, pts[i].front_e, pts[i].front_s);
+	if (fclose(f))
+		return -1;
+	return write_front(dir, "pareto-front-e", pts, n, false) ||
+	       write_front(dir, "pareto-front-s", pts, n, true) ? -1 : 0;
 }
 
 /* The images a run draws: @fn(path, arg) for each, in report order. */

@@ -28,6 +28,9 @@ static void help(FILE *f)
 "                        relative to the groups' sum(load) (%), per time bin\n"
 "  STEM-writes.png/.svg  tg_update attempts, tg->load_avg writes and writer\n"
 "                        switches per second, per time bin\n"
+"  STEM-switches.png/.svg  heat map of the writer switches from CPU (row, the\n"
+"                        previous writer) to CPU (column, the new one), n: the\n"
+"                        tg->load_avg line's transfers, as perf c2c shows them\n"
 "and over all recordings:\n"
 "  pareto.png/.svg       one point per policy segment, one colour and marker\n"
 "                        per tg policy (the legend): time-weighted mean |E| per\n"
@@ -37,7 +40,7 @@ static void help(FILE *f)
 "                        segment has fewer writes and less error) joined,\n"
 "                        labelled and named under each panel\n"
 "Policy switches are marked on the time series.  The data (STEM.series.tsv,\n"
-"STEM.segments.tsv, pareto.tsv, pareto-front-e.tsv, pareto-front-s.tsv) and\n"
+"STEM.segments.tsv, STEM.switches.tsv, pareto.tsv, pareto-front-e.tsv, pareto-front-s.tsv) and\n"
 "the script (plots.gp) stay in DIR.\n"
 "Time is in seconds since the first fairlab record of each recording.\n"
 "\n"
@@ -65,6 +68,8 @@ static void help(FILE *f)
  */
 #define MIN_BIN_NS	1000ull
 #define MAX_BINS	1000000ull
+/* CPUs of the switch heat map: 1024 x 1024 counts are 8 MB */
+#define MAX_MAP_CPUS	1024
 
 struct pareto_pt {
 	char stem[64];
@@ -84,6 +89,9 @@ struct plot_file {
 	struct pareto_pt *pts;	/* shared list */
 	int *npts, *cappts;
 	u64 nbins;		/* bins written to series */
+	u64 *map;		/* writer switches, map[from * map_n + to] */
+	int map_n;		/* CPUs in map (highest CPU seen + 1) */
+	u64 map_beyond;		/* switches of CPUs >= MAX_MAP_CPUS, left out */
 	bool oom, too_many_bins;
 };
 
@@ -127,6 +135,64 @@ static void on_bin(const struct fa_bin *b, void *arg)
 		(double)b->attempts / len, (double)b->writes / len,
 		(double)b->switches / len, b->err_sum, 100.0 * b->err_rel,
 		b->segment);
+}
+
+/* One writer switch into the CPU x CPU heat map (grown as CPUs appear). */
+static void on_switch(s32 from, s32 to, void *arg)
+{
+	struct plot_file *pf = arg;
+	int need = (from > to ? from : to) + 1, i;
+	u64 *m;
+
+	if (from < 0 || to < 0 || need > MAX_MAP_CPUS) {
+		pf->map_beyond++;
+		return;
+	}
+	if (need > pf->map_n) {
+		need = need < 2 * pf->map_n ? 2 * pf->map_n : need;
+		if (need > MAX_MAP_CPUS)
+			need = MAX_MAP_CPUS;
+		m = calloc((size_t)need * (size_t)need, sizeof(*m));
+		if (!m) {
+			pf->oom = true;
+			return;
+		}
+		for (i = 0; i < pf->map_n; i++)
+			memcpy(m + (size_t)i * need, pf->map + (size_t)i * pf->map_n,
+			       (size_t)pf->map_n * sizeof(*m));
+		free(pf->map);
+		pf->map = m;
+		pf->map_n = need;
+	}
+	pf->map[(size_t)from * pf->map_n + to]++;
+}
+
+/* STEM.switches.tsv: the heat map as a gnuplot matrix, rows from, columns to. */
+static int write_map(struct plot_file *pf, const char *dir, int *ncpus)
+{
+	FILE *f = fl_open_out(dir, pf->stem, ".switches.tsv");
+	int n = 0, i, j;
+
+	if (!f)
+		return -1;
+	/* up to the highest CPU that switched: the doubling added others */
+	for (i = 0; i < pf->map_n; i++)
+		for (j = 0; j < pf->map_n; j++)
+			if (pf->map[(size_t)i * pf->map_n + j])
+				n = (i > j ? i : j) + 1;
+	if (!n)
+		n = 1;
+	fprintf(f, "# %s: writer switches from CPU (row) to CPU (column), n\n", pf->path);
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++)
+			fprintf(f, "%llu%c", i < pf->map_n && j < pf->map_n ?
+				(unsigned long long)pf->map[(size_t)i * pf->map_n + j] : 0ull,
+				j == n - 1 ? '\n' : '\t');
+	if (pf->map_beyond)
+		fl_warn("%s: %llu writer switches of CPUs above %d (or unplaced) are not in its heat map",
+			pf->path, (unsigned long long)pf->map_beyond, MAX_MAP_CPUS - 1);
+	*ncpus = n;
+	return fclose(f) ? -1 : 0;
 }
 
 static void on_segment(const struct fa_segment *s, void *arg)
@@ -177,6 +243,38 @@ static void remove_out(const char *dir, const char *stem, const char *suffix)
 
 	snprintf(path, sizeof(path), "%s/%s%s", dir, stem, suffix);
 	unlink(path);
+}
+
+/*
+ * The heat map of one recording's writer switches, CPU x CPU, in the
+ * manner of perf c2c: which CPUs hand the tg->load_avg line to which.
+ */
+static void script_map(FILE *gp, const char *stem, int n)
+{
+	int t;
+
+	for (t = 0; t < 2; t++) {
+		fprintf(gp,
+			"set terminal %s\n"
+			"unset arrow; unset label\n"
+			"set output '%s-switches.%s'\n"
+			"set title 'writer switches (tg->load_avg line transfers) between CPUs, %s'\n"
+			"set xlabel 'to CPU (the new writer)'\n"
+			"set ylabel 'from CPU (the previous writer)'\n"
+			"set cblabel 'writer switches (n)'\n"
+			"set palette defined (0 '#ffffff', 1 '#fee8c8', 2 '#fdbb84', 3 '#e34a33', 4 '#7f0000')\n"
+			"set xrange [-0.5:%d.5]; set yrange [%d.5:-0.5]\n"
+			"set xtics 1 out; set ytics 1 out; set size square; unset grid\n"
+			"plot '%s.switches.tsv' matrix with image notitle%s\n"
+			"set autoscale xy; unset xrange; unset yrange; set xtics autofreq; set ytics autofreq\n"
+			"set size nosquare; set grid; unset cblabel\n",
+			t ? "svg size 800,760 noenhanced" : "pngcairo size 800,760 noenhanced",
+			stem, t ? "svg" : "png", stem, n - 1, n - 1, stem,
+			/* counts written in the cells while they are legible */
+			n <= 16 ? ", \\\n     '' matrix using 1:2:($3 > 0 ? sprintf('%d', $3) : '') with labels font ',8' notitle" : "");
+		if (n > 32)
+			fprintf(gp, "set xtics %d; set ytics %d\n", n / 16, n / 16);
+	}
 }
 
 /* The gnuplot commands drawing one recording's two time series. */
@@ -414,12 +512,12 @@ static int write_pareto(const char *dir, struct pareto_pt *pts, int n)
 static void each_image(const char *dir, char (*stems)[64], int nfiles,
 		       void (*fn)(const char *path, void *arg), void *arg)
 {
-	static const char *const kinds[] = { "-error", "-writes" };
+	static const char *const kinds[] = { "-error", "-writes", "-switches" };
 	char path[4200];
 	int i, k, e;
 
 	for (i = 0; i <= nfiles; i++) {
-		for (k = 0; k < 2 && (i < nfiles || !k); k++) {
+		for (k = 0; k < 3 && (i < nfiles || !k); k++) {
 			for (e = 0; e < 2; e++) {
 				if (i < nfiles)
 					snprintf(path, sizeof(path), "%s/%s%s.%s", dir, stems[i],
@@ -501,10 +599,11 @@ static void report(enum fl_format fmt, const char *dir, char (*stems)[64], int n
 }
 
 /* Reads one recording into its series and segment files. */
-static int plot_one(struct plot_file *pf, const char *dir, u64 bin_ns)
+static int plot_one(struct plot_file *pf, const char *dir, u64 bin_ns, int *ncpus)
 {
 	struct fa_engine_cfg cfg = {
-		.on_segment = on_segment, .on_bin = on_bin, .bin_ns = bin_ns, .arg = pf,
+		.on_segment = on_segment, .on_bin = on_bin, .on_switch = on_switch,
+		.bin_ns = bin_ns, .arg = pf,
 	};
 	struct fa_engine *e;
 	int ret = -1;
@@ -531,8 +630,9 @@ static int plot_one(struct plot_file *pf, const char *dir, u64 bin_ns)
 			 ceil(secs * 1e3 / (double)MAX_BINS * 1e3) / 1e3);
 		goto out;
 	}
-	ret = 0;
+	ret = write_map(pf, dir, ncpus);
 out:
+	free(pf->map);
 	fa_engine_free(e);
 	if (pf->series && fclose(pf->series))
 		ret = -1;
@@ -541,6 +641,7 @@ out:
 	if (ret) {		/* no half-written data left behind */
 		remove_out(dir, pf->stem, ".series.tsv");
 		remove_out(dir, pf->stem, ".segments.tsv");
+		remove_out(dir, pf->stem, ".switches.tsv");
 	}
 	return ret;
 }
@@ -558,6 +659,7 @@ int cmd_plot(int argc, char **argv)
 	struct pareto_pt *pts = NULL;
 	int npts = 0, cappts = 0, nfiles, i, j, c, st, empty, ret = FL_EXIT_FAIL;
 	char (*stems)[64] = NULL;
+	int *ncpus = NULL;
 	double bin_ms = 100;
 	char path[4096];
 	FILE *gp = NULL;
@@ -597,7 +699,8 @@ int cmd_plot(int argc, char **argv)
 		return FL_EXIT_FAIL;
 	}
 	stems = calloc((size_t)nfiles, sizeof(*stems));
-	if (!stems)
+	ncpus = calloc((size_t)nfiles, sizeof(*ncpus));
+	if (!stems || !ncpus)
 		goto out;
 	for (i = 0; i < nfiles; i++) {
 		struct plot_file pf = { .path = argv[optind + i], .npts = &npts,
@@ -614,7 +717,7 @@ int cmd_plot(int argc, char **argv)
 		}
 		memcpy(pf.stem, stems[i], sizeof(pf.stem));
 		pf.pts = pts;
-		if (plot_one(&pf, dir, (u64)(bin_ms * 1e6))) {
+		if (plot_one(&pf, dir, (u64)(bin_ms * 1e6), &ncpus[i])) {
 			pts = pf.pts;
 			goto out;
 		}
@@ -633,6 +736,7 @@ int cmd_plot(int argc, char **argv)
 	for (i = 0; i < nfiles; i++) {
 		script_marks(gp, dir, stems[i]);
 		script_series(gp, stems[i]);
+		script_map(gp, stems[i], ncpus[i]);
 	}
 	script_pareto(gp, pts, npts);
 	if (fclose(gp)) {
@@ -663,6 +767,7 @@ out:
 	if (gp)
 		fclose(gp);
 	free(stems);
+	free(ncpus);
 	free(pts);
 	return ret;
 }

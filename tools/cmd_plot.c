@@ -28,6 +28,8 @@ static void help(FILE *f)
 "                        relative to the groups' sum(load) (%), per time bin\n"
 "  STEM-writes.png/.svg  tg_update attempts, tg->load_avg writes and writer\n"
 "                        switches per second, per time bin\n"
+"  STEM-hist.png/.svg    time-weighted log2 histograms of |E| (load) and of the\n"
+"                        shares error (%), a line per policy segment\n"
 "  STEM-switches.png/.svg  heat map of the writer switches from CPU (row, the\n"
 "                        previous writer) to CPU (column, the new one), n: the\n"
 "                        tg->load_avg line's transfers, as perf c2c shows them\n"
@@ -40,7 +42,7 @@ static void help(FILE *f)
 "                        segment has fewer writes and less error) joined,\n"
 "                        labelled and named under each panel\n"
 "Policy switches are marked on the time series.  The data (STEM.series.tsv,\n"
-"STEM.segments.tsv, STEM.switches.tsv, pareto.tsv, pareto-front-e.tsv, pareto-front-s.tsv) and\n"
+"STEM.segments.tsv, STEM.switches.tsv, STEM.hist-err.tsv, STEM.hist-shares.tsv, pareto.tsv, pareto-front-e.tsv, pareto-front-s.tsv) and\n"
 "the script (plots.gp) stay in DIR.\n"
 "Time is in seconds since the first fairlab record of each recording.\n"
 "\n"
@@ -84,6 +86,9 @@ struct plot_file {
 	const char *path;
 	char stem[64];
 	FILE *series, *segments;
+	FILE *hist_e, *hist_s;	/* the histograms, a block per segment */
+	int nseg;		/* segments, = blocks in the histogram files */
+	bool hist_has[2];	/* some segment has an |E| / shares histogram */
 	struct fa_engine *e;	/* its whole-trace t_start is the first record */
 	char last_tg[48];	/* tg policy of the previous segment */
 	struct pareto_pt *pts;	/* shared list */
@@ -195,6 +200,34 @@ static int write_map(struct plot_file *pf, const char *dir, int *ncpus)
 	return fclose(f) ? -1 : 0;
 }
 
+/*
+ * One segment's time-weighted log2 histogram as a gnuplot data block:
+ * a header row naming it, then the upper edge of each octave (in the
+ * histogram's unit times @scale) and the share of the time (%).  An
+ * empty histogram is one row of NaN, so that blocks stay one per segment.
+ */
+static void hist_block(FILE *f, const struct fa_hist *h, double scale,
+		       const char *unit, const struct pareto_pt *p)
+{
+	u64 oct[FA_HIST_OCTAVES];
+	int k, lo = -1, hi = -1;
+
+	fa_hist_octaves(h, oct);
+	for (k = 0; k < FA_HIST_OCTAVES; k++)
+		if (oct[k]) {
+			lo = lo < 0 ? k : lo;
+			hi = k;
+		}
+	fprintf(f, "upper_edge_%s\t%s #%d\n", unit, p->tg_policy, p->segment);
+	if (lo < 0 || !h->total)
+		fprintf(f, "NaN\tNaN\n");
+	/* octave 0 holds 0 only: drawn at half the first edge (log axis) */
+	for (k = lo; lo >= 0 && k <= hi; k++)
+		fprintf(f, "%.6g\t%.4f\n", (k ? (double)(1ull << (k < 64 ? k : 63)) : 0.5) * scale,
+			100.0 * (double)oct[k] / (double)h->total);
+	fprintf(f, "\n\n");
+}
+
 static void on_segment(const struct fa_segment *s, void *arg)
 {
 	struct plot_file *pf = arg;
@@ -235,6 +268,11 @@ static void on_segment(const struct fa_segment *s, void *arg)
 		!strcmp(pf->last_tg, p->tg_policy) ? "idlest " : "",
 		!strcmp(pf->last_tg, p->tg_policy) ? p->idlest_policy : p->tg_policy);
 	snprintf(pf->last_tg, sizeof(pf->last_tg), "%s", p->tg_policy);
+	hist_block(pf->hist_e, &s->err.abs, 1.0, "load", p);
+	hist_block(pf->hist_s, &s->shares.rel, 100.0 / FA_REL_SCALE, "pct", p);
+	pf->hist_has[0] |= s->err.abs.total > 0;
+	pf->hist_has[1] |= s->shares.rel.total > 0;
+	pf->nseg++;
 }
 
 static void remove_out(const char *dir, const char *stem, const char *suffix)
@@ -274,6 +312,45 @@ static void script_map(FILE *gp, const char *stem, int n)
 			n <= 16 ? ", \\\n     '' matrix using 1:2:($3 > 0 ? sprintf('%d', $3) : '') with labels font ',8' notitle" : "");
 		if (n > 32)
 			fprintf(gp, "set xtics %d; set ytics %d\n", n / 16, n / 16);
+	}
+}
+
+/* One histogram panel; a recording without its data says so instead. */
+static void script_hist_panel(FILE *gp, const char *stem, const char *kind, int nseg,
+			      bool has, const char *what)
+{
+	if (has)
+		fprintf(gp, "plot for [i=0:%d] '%s.hist-%s.tsv' index i using 1:2 with linespoints lw 1.5 title columnheader(2)\n",
+			nseg - 1, stem, kind);
+	else
+		fprintf(gp, "set label 2 '%s' at graph 0.5, graph 0.5 center\n"
+			"plot [1:2] [0:1] NaN notitle\nunset label 2\n", what);
+}
+
+/* Histograms of |E| and of the shares error, a line per segment. */
+static void script_hist(FILE *gp, const char *stem, int nseg, const bool has[2])
+{
+	int t;
+
+	for (t = 0; t < 2; t++) {
+		fprintf(gp,
+			"set terminal %s\n"
+			"unset arrow; unset label\n"
+			"set output '%s-hist.%s'\n"
+			"set multiplot layout 1,2 title 'error histograms, time-weighted, one line per policy segment, %s'\n"
+			"set logscale x 2; set format x '%%g'\n"
+			"set ylabel 'share of the time (%%)'\n"
+			"set key outside bottom center horizontal font ',9'\n"
+			"set title 'accumulated error |E| (load), octaves'\n"
+			"set xlabel '|E| below (load)'\n",
+			t ? "svg size 1400,560 noenhanced" : "pngcairo size 1400,560 noenhanced",
+			stem, t ? "svg" : "png", stem);
+		script_hist_panel(gp, stem, "err", nseg, has[0], "no tg_update records: no |E|");
+		fprintf(gp, "set title 'shares error |given - ideal| / ideal (%%), octaves'\n"
+			"set xlabel 'shares error below (%%)'\n");
+		script_hist_panel(gp, stem, "shares", nseg, has[1],
+				  "no tg_read records: no shares error in this recording");
+		fprintf(gp, "unset multiplot; unset logscale x; set format x; set key default; unset title\n");
 	}
 }
 
@@ -512,12 +589,12 @@ static int write_pareto(const char *dir, struct pareto_pt *pts, int n)
 static void each_image(const char *dir, char (*stems)[64], int nfiles,
 		       void (*fn)(const char *path, void *arg), void *arg)
 {
-	static const char *const kinds[] = { "-error", "-writes", "-switches" };
+	static const char *const kinds[] = { "-error", "-writes", "-switches", "-hist" };
 	char path[4200];
 	int i, k, e;
 
 	for (i = 0; i <= nfiles; i++) {
-		for (k = 0; k < 3 && (i < nfiles || !k); k++) {
+		for (k = 0; k < 4 && (i < nfiles || !k); k++) {
 			for (e = 0; e < 2; e++) {
 				if (i < nfiles)
 					snprintf(path, sizeof(path), "%s/%s%s.%s", dir, stems[i],
@@ -599,7 +676,8 @@ static void report(enum fl_format fmt, const char *dir, char (*stems)[64], int n
 }
 
 /* Reads one recording into its series and segment files. */
-static int plot_one(struct plot_file *pf, const char *dir, u64 bin_ns, int *ncpus)
+static int plot_one(struct plot_file *pf, const char *dir, u64 bin_ns, int *ncpus,
+		    int *nseg, bool *has)
 {
 	struct fa_engine_cfg cfg = {
 		.on_segment = on_segment, .on_bin = on_bin, .on_switch = on_switch,
@@ -610,9 +688,11 @@ static int plot_one(struct plot_file *pf, const char *dir, u64 bin_ns, int *ncpu
 
 	pf->series = fl_open_out(dir, pf->stem, ".series.tsv");
 	pf->segments = fl_open_out(dir, pf->stem, ".segments.tsv");
+	pf->hist_e = fl_open_out(dir, pf->stem, ".hist-err.tsv");
+	pf->hist_s = fl_open_out(dir, pf->stem, ".hist-shares.tsv");
 	e = fa_engine_new(&cfg);
 	pf->e = e;
-	if (!pf->series || !pf->segments || !e)
+	if (!pf->series || !pf->segments || !pf->hist_e || !pf->hist_s || !e)
 		goto out;
 	fprintf(pf->series, "# %s\n# time_s\tattempts_per_s\twrites_per_s\tswitches_per_s\terr_sum_load\terr_rel_pct\tsegment\n",
 		pf->path);
@@ -631,6 +711,9 @@ static int plot_one(struct plot_file *pf, const char *dir, u64 bin_ns, int *ncpu
 		goto out;
 	}
 	ret = write_map(pf, dir, ncpus);
+	*nseg = pf->nseg;
+	has[0] = pf->hist_has[0];
+	has[1] = pf->hist_has[1];
 out:
 	free(pf->map);
 	fa_engine_free(e);
@@ -638,10 +721,16 @@ out:
 		ret = -1;
 	if (pf->segments && fclose(pf->segments))
 		ret = -1;
+	if (pf->hist_e && fclose(pf->hist_e))
+		ret = -1;
+	if (pf->hist_s && fclose(pf->hist_s))
+		ret = -1;
 	if (ret) {		/* no half-written data left behind */
 		remove_out(dir, pf->stem, ".series.tsv");
 		remove_out(dir, pf->stem, ".segments.tsv");
 		remove_out(dir, pf->stem, ".switches.tsv");
+		remove_out(dir, pf->stem, ".hist-err.tsv");
+		remove_out(dir, pf->stem, ".hist-shares.tsv");
 	}
 	return ret;
 }
@@ -659,7 +748,8 @@ int cmd_plot(int argc, char **argv)
 	struct pareto_pt *pts = NULL;
 	int npts = 0, cappts = 0, nfiles, i, j, c, st, empty, ret = FL_EXIT_FAIL;
 	char (*stems)[64] = NULL;
-	int *ncpus = NULL;
+	int *ncpus = NULL, *nseg = NULL;
+	bool (*has)[2] = NULL;
 	double bin_ms = 100;
 	char path[4096];
 	FILE *gp = NULL;
@@ -700,7 +790,9 @@ int cmd_plot(int argc, char **argv)
 	}
 	stems = calloc((size_t)nfiles, sizeof(*stems));
 	ncpus = calloc((size_t)nfiles, sizeof(*ncpus));
-	if (!stems || !ncpus)
+	nseg = calloc((size_t)nfiles, sizeof(*nseg));
+	has = calloc((size_t)nfiles, sizeof(*has));
+	if (!stems || !ncpus || !nseg || !has)
 		goto out;
 	for (i = 0; i < nfiles; i++) {
 		struct plot_file pf = { .path = argv[optind + i], .npts = &npts,
@@ -717,7 +809,7 @@ int cmd_plot(int argc, char **argv)
 		}
 		memcpy(pf.stem, stems[i], sizeof(pf.stem));
 		pf.pts = pts;
-		if (plot_one(&pf, dir, (u64)(bin_ms * 1e6), &ncpus[i])) {
+		if (plot_one(&pf, dir, (u64)(bin_ms * 1e6), &ncpus[i], &nseg[i], has[i])) {
 			pts = pf.pts;
 			goto out;
 		}
@@ -737,6 +829,7 @@ int cmd_plot(int argc, char **argv)
 		script_marks(gp, dir, stems[i]);
 		script_series(gp, stems[i]);
 		script_map(gp, stems[i], ncpus[i]);
+		script_hist(gp, stems[i], nseg[i], has[i]);
 	}
 	script_pareto(gp, pts, npts);
 	if (fclose(gp)) {
@@ -768,6 +861,8 @@ out:
 		fclose(gp);
 	free(stems);
 	free(ncpus);
+	free(nseg);
+	free(has);
 	free(pts);
 	return ret;
 }

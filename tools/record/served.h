@@ -2,7 +2,7 @@
 /*
  * The kernel builds fairlab's ports serve, compiled in from
  * module/port/SERIES/builds.tsv (or the port's kernel.conf) by
- * tools/gen-served.sh, so that an installed tool can tell a user on
+ * tools/record/gen-served.sh, so that an installed tool can tell a user on
  * another kernel which builds it would run on.
  */
 #ifndef FL_SERVED_H

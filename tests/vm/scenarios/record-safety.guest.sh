@@ -37,6 +37,11 @@ recorder_in_state() { grep -q '^recorder [1-9]' $STATE 2>/dev/null; }
 load_mod fairlab_trace || exit 1
 load_lp fairlab || exit 1
 echo nonzero >$P/tg_policy
+# tg_update traffic for every recording below (an idle 6.1 guest has
+# almost none): a fork loop in a cgroup of its own
+mkdir -p /sys/fs/cgroup/rs && echo +cpu >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
+sh -c 'echo $$ >/sys/fs/cgroup/rs/cgroup.procs; while :; do /bin/true; done' &
+loadpid=$!
 
 # ---- a typo in a policy: nothing runs
 fairlab experiment --policies stock,force,relativ:8 -d 1 -o /tmp/typo >/tmp/t.out 2>/tmp/t.err
@@ -127,6 +132,8 @@ for sig in HUP:1 QUIT:3 TERM:15; do
 		eval "grep -q '^fairlab record: /out/$sig.dat: ' /tmp/$sig.out && [ \"${wins:-0}\" -gt 0 ]"
 done
 
+kill $loadpid
+wait $loadpid 2>/dev/null
 echo stock >$P/tg_policy
 unload_lp fairlab
 unload_mod fairlab_trace

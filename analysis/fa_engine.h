@@ -82,6 +82,12 @@ struct fa_engine_cfg {
 	void (*on_audit_window)(const struct fa_audit_window *w, void *arg);
 	/* Called for each time bin of bin_ns (0: no bins) from the first record. */
 	void (*on_bin)(const struct fa_bin *bin, void *arg);
+	/*
+	 * Called for each writer switch, a write on CPU @to whose group's
+	 * previous write was on CPU @from != @to (may be NULL): the per-pair
+	 * transfers of the tg->load_avg line (plot's heat map).
+	 */
+	void (*on_switch)(s32 from, s32 to, void *arg);
 	u64 bin_ns;
 	void *arg;
 	/* What-if replay fed with every tg_update (fa_replay.h), or NULL. */

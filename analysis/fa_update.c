@@ -141,6 +141,8 @@ static void count_write(struct fa_engine *e, struct fa_tg *g, u32 tgi,
 	ts->switches++;
 	cs->switches_in++;
 	e->series.bin.switches++;
+	if (e->cfg.on_switch)
+		e->cfg.on_switch(from, cpu, e->cfg.arg);
 	if (sw == FA_SWITCH_UNKNOWN) {
 		s->xnode_unknown++;
 		ts->xnode_unknown++;

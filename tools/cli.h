@@ -51,5 +51,6 @@ int cmd_plot(int argc, char **argv);
 int cmd_whatif(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_experiment(int argc, char **argv);
+int cmd_reset(int argc, char **argv);
 
 #endif /* FL_CLI_H */

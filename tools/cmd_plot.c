@@ -28,11 +28,22 @@ static void help(FILE *f)
 "                        relative to the groups' sum(load) (%), per time bin\n"
 "  STEM-writes.png/.svg  tg_update attempts, tg->load_avg writes and writer\n"
 "                        switches per second, per time bin\n"
+"  STEM-hist.png/.svg    time-weighted log2 histograms of |E| (load) and of the\n"
+"                        shares error (%), a line per policy segment\n"
+"  STEM-switches.png/.svg  heat map of the writer switches from CPU (row, the\n"
+"                        previous writer) to CPU (column, the new one), n: the\n"
+"                        tg->load_avg line's transfers, as perf c2c shows them\n"
 "and over all recordings:\n"
-"  pareto.png/.svg       one point per policy segment: time-weighted mean |E|\n"
-"                        per group (load) against writes/s, labelled by policy\n"
+"  pareto.png/.svg       one point per policy segment, one colour and marker\n"
+"                        per tg policy (the legend): time-weighted mean |E| per\n"
+"                        group (load), and beside it the shares error (time-\n"
+"                        weighted mean, %; when the recordings have tg_read\n"
+"                        records), against writes/s; the Pareto frontier (no\n"
+"                        segment has fewer writes and less error) joined,\n"
+"                        labelled and named under each panel\n"
 "Policy switches are marked on the time series.  The data (STEM.series.tsv,\n"
-"STEM.segments.tsv, pareto.tsv) and the script (plots.gp) stay in DIR.\n"
+"STEM.segments.tsv, STEM.switches.tsv, STEM.hist-err.tsv, STEM.hist-shares.tsv, pareto.tsv, pareto-front-e.tsv, pareto-front-s.tsv) and\n"
+"the script (plots.gp) stay in DIR.\n"
 "Time is in seconds since the first fairlab record of each recording.\n"
 "\n"
 "options:\n"
@@ -59,23 +70,33 @@ static void help(FILE *f)
  */
 #define MIN_BIN_NS	1000ull
 #define MAX_BINS	1000000ull
+/* CPUs of the switch heat map: 1024 x 1024 counts are 8 MB */
+#define MAX_MAP_CPUS	1024
 
 struct pareto_pt {
 	char stem[64];
 	int segment;
 	char tg_policy[48], idlest_policy[48];
 	double writes_per_s, err_mean, err_p99, switches_per_s;
+	double shares_mean;	/* shares error, time-weighted mean (%); NAN: no reads */
+	bool front_e, front_s;	/* on the Pareto frontier of writes and |E| / shares */
 };
 
 struct plot_file {
 	const char *path;
 	char stem[64];
 	FILE *series, *segments;
+	FILE *hist_e, *hist_s;	/* the histograms, a block per segment */
+	int nseg;		/* segments, = blocks in the histogram files */
+	bool hist_has[2];	/* some segment has an |E| / shares histogram */
 	struct fa_engine *e;	/* its whole-trace t_start is the first record */
 	char last_tg[48];	/* tg policy of the previous segment */
 	struct pareto_pt *pts;	/* shared list */
 	int *npts, *cappts;
 	u64 nbins;		/* bins written to series */
+	u64 *map;		/* writer switches, map[from * map_n + to] */
+	int map_n;		/* CPUs in map (highest CPU seen + 1) */
+	u64 map_beyond;		/* switches of CPUs >= MAX_MAP_CPUS, left out */
 	bool oom, too_many_bins;
 };
 
@@ -121,6 +142,92 @@ static void on_bin(const struct fa_bin *b, void *arg)
 		b->segment);
 }
 
+/* One writer switch into the CPU x CPU heat map (grown as CPUs appear). */
+static void on_switch(s32 from, s32 to, void *arg)
+{
+	struct plot_file *pf = arg;
+	int need = (from > to ? from : to) + 1, i;
+	u64 *m;
+
+	if (from < 0 || to < 0 || need > MAX_MAP_CPUS) {
+		pf->map_beyond++;
+		return;
+	}
+	if (need > pf->map_n) {
+		need = need < 2 * pf->map_n ? 2 * pf->map_n : need;
+		if (need > MAX_MAP_CPUS)
+			need = MAX_MAP_CPUS;
+		m = calloc((size_t)need * (size_t)need, sizeof(*m));
+		if (!m) {
+			pf->oom = true;
+			return;
+		}
+		for (i = 0; i < pf->map_n; i++)
+			memcpy(m + (size_t)i * need, pf->map + (size_t)i * pf->map_n,
+			       (size_t)pf->map_n * sizeof(*m));
+		free(pf->map);
+		pf->map = m;
+		pf->map_n = need;
+	}
+	pf->map[(size_t)from * pf->map_n + to]++;
+}
+
+/* STEM.switches.tsv: the heat map as a gnuplot matrix, rows from, columns to. */
+static int write_map(struct plot_file *pf, const char *dir, int *ncpus)
+{
+	FILE *f = fl_open_out(dir, pf->stem, ".switches.tsv");
+	int n = 0, i, j;
+
+	if (!f)
+		return -1;
+	/* up to the highest CPU that switched: the doubling added others */
+	for (i = 0; i < pf->map_n; i++)
+		for (j = 0; j < pf->map_n; j++)
+			if (pf->map[(size_t)i * pf->map_n + j])
+				n = (i > j ? i : j) + 1;
+	if (!n)
+		n = 1;
+	fprintf(f, "# %s: writer switches from CPU (row) to CPU (column), n\n", pf->path);
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++)
+			fprintf(f, "%llu%c", i < pf->map_n && j < pf->map_n ?
+				(unsigned long long)pf->map[(size_t)i * pf->map_n + j] : 0ull,
+				j == n - 1 ? '\n' : '\t');
+	if (pf->map_beyond)
+		fl_warn("%s: %llu writer switches of CPUs above %d (or unplaced) are not in its heat map",
+			pf->path, (unsigned long long)pf->map_beyond, MAX_MAP_CPUS - 1);
+	*ncpus = n;
+	return fclose(f) ? -1 : 0;
+}
+
+/*
+ * One segment's time-weighted log2 histogram as a gnuplot data block:
+ * a header row naming it, then the upper edge of each octave (in the
+ * histogram's unit times @scale) and the share of the time (%).  An
+ * empty histogram is one row of NaN, so that blocks stay one per segment.
+ */
+static void hist_block(FILE *f, const struct fa_hist *h, double scale,
+		       const char *unit, const struct pareto_pt *p)
+{
+	u64 oct[FA_HIST_OCTAVES];
+	int k, lo = -1, hi = -1;
+
+	fa_hist_octaves(h, oct);
+	for (k = 0; k < FA_HIST_OCTAVES; k++)
+		if (oct[k]) {
+			lo = lo < 0 ? k : lo;
+			hi = k;
+		}
+	fprintf(f, "upper_edge_%s\t%s #%d\n", unit, p->tg_policy, p->segment);
+	if (lo < 0 || !h->total)
+		fprintf(f, "NaN\tNaN\n");
+	/* octave 0 holds 0 only: drawn at half the first edge (log axis) */
+	for (k = lo; lo >= 0 && k <= hi; k++)
+		fprintf(f, "%.6g\t%.4f\n", (k ? (double)(1ull << (k < 64 ? k : 63)) : 0.5) * scale,
+			100.0 * (double)oct[k] / (double)h->total);
+	fprintf(f, "\n\n");
+}
+
 static void on_segment(const struct fa_segment *s, void *arg)
 {
 	struct plot_file *pf = arg;
@@ -154,12 +261,18 @@ static void on_segment(const struct fa_segment *s, void *arg)
 	p->switches_per_s = fa_segment_rate(s, s->switches);
 	p->err_mean = fa_err_mean_abs(&s->err);
 	p->err_p99 = (double)fa_err_p_abs(&s->err, 0.99);
+	p->shares_mean = s->shares.rel_time_ns ? 100.0 * fa_err_mean_rel(&s->shares) : NAN;
 	/* A mark names the tg policy, or the idlest one when only that changed. */
 	fprintf(pf->segments, "%.6f\t%s%s\n",
 		(double)(s->t_start - fa_engine_total(pf->e)->t_start) / 1e9,
 		!strcmp(pf->last_tg, p->tg_policy) ? "idlest " : "",
 		!strcmp(pf->last_tg, p->tg_policy) ? p->idlest_policy : p->tg_policy);
 	snprintf(pf->last_tg, sizeof(pf->last_tg), "%s", p->tg_policy);
+	hist_block(pf->hist_e, &s->err.abs, 1.0, "load", p);
+	hist_block(pf->hist_s, &s->shares.rel, 100.0 / FA_REL_SCALE, "pct", p);
+	pf->hist_has[0] |= s->err.abs.total > 0;
+	pf->hist_has[1] |= s->shares.rel.total > 0;
+	pf->nseg++;
 }
 
 static void remove_out(const char *dir, const char *stem, const char *suffix)
@@ -168,6 +281,77 @@ static void remove_out(const char *dir, const char *stem, const char *suffix)
 
 	snprintf(path, sizeof(path), "%s/%s%s", dir, stem, suffix);
 	unlink(path);
+}
+
+/*
+ * The heat map of one recording's writer switches, CPU x CPU, in the
+ * manner of perf c2c: which CPUs hand the tg->load_avg line to which.
+ */
+static void script_map(FILE *gp, const char *stem, int n)
+{
+	int t;
+
+	for (t = 0; t < 2; t++) {
+		fprintf(gp,
+			"set terminal %s\n"
+			"unset arrow; unset label\n"
+			"set output '%s-switches.%s'\n"
+			"set title 'writer switches (tg->load_avg line transfers) between CPUs, %s'\n"
+			"set xlabel 'to CPU (the new writer)'\n"
+			"set ylabel 'from CPU (the previous writer)'\n"
+			"set cblabel 'writer switches (n)'\n"
+			"set palette defined (0 '#ffffff', 1 '#fee8c8', 2 '#fdbb84', 3 '#e34a33', 4 '#7f0000')\n"
+			"set xrange [-0.5:%d.5]; set yrange [%d.5:-0.5]\n"
+			"set xtics 1 out; set ytics 1 out; set size square; unset grid\n"
+			"plot '%s.switches.tsv' matrix with image notitle%s\n"
+			"set autoscale xy; unset xrange; unset yrange; set xtics autofreq; set ytics autofreq\n"
+			"set size nosquare; set grid; unset cblabel\n",
+			t ? "svg size 800,760 noenhanced" : "pngcairo size 800,760 noenhanced",
+			stem, t ? "svg" : "png", stem, n - 1, n - 1, stem,
+			/* counts written in the cells while they are legible */
+			n <= 16 ? ", \\\n     '' matrix using 1:2:($3 > 0 ? sprintf('%d', $3) : '') with labels font ',8' notitle" : "");
+		if (n > 32)
+			fprintf(gp, "set xtics %d; set ytics %d\n", n / 16, n / 16);
+	}
+}
+
+/* One histogram panel; a recording without its data says so instead. */
+static void script_hist_panel(FILE *gp, const char *stem, const char *kind, int nseg,
+			      bool has, const char *what)
+{
+	if (has)
+		fprintf(gp, "plot for [i=0:%d] '%s.hist-%s.tsv' index i using 1:2 with linespoints lw 1.5 title columnheader(2)\n",
+			nseg - 1, stem, kind);
+	else
+		fprintf(gp, "set label 2 '%s' at graph 0.5, graph 0.5 center\n"
+			"plot [1:2] [0:1] NaN notitle\nunset label 2\n", what);
+}
+
+/* Histograms of |E| and of the shares error, a line per segment. */
+static void script_hist(FILE *gp, const char *stem, int nseg, const bool has[2])
+{
+	int t;
+
+	for (t = 0; t < 2; t++) {
+		fprintf(gp,
+			"set terminal %s\n"
+			"unset arrow; unset label\n"
+			"set output '%s-hist.%s'\n"
+			"set multiplot layout 1,2 title 'error histograms, time-weighted, one line per policy segment, %s'\n"
+			"set logscale x 2; set format x '%%g'\n"
+			"set ylabel 'share of the time (%%)'\n"
+			"set key outside bottom center horizontal font ',9'\n"
+			"set title 'accumulated error |E| (load), octaves'\n"
+			"set xlabel '|E| below (load)'\n",
+			t ? "svg size 1400,560 noenhanced" : "pngcairo size 1400,560 noenhanced",
+			stem, t ? "svg" : "png", stem);
+		script_hist_panel(gp, stem, "err", nseg, has[0], "no tg_update records: no |E|");
+		fprintf(gp, "set title 'shares error |given - ideal| / ideal (%%), octaves'\n"
+			"set xlabel 'shares error below (%%)'\n");
+		script_hist_panel(gp, stem, "shares", nseg, has[1],
+				  "no tg_read records: no shares error in this recording");
+		fprintf(gp, "unset multiplot; unset logscale x; set format x; set key default; unset title\n");
+	}
 }
 
 /* The gnuplot commands drawing one recording's two time series. */
@@ -202,32 +386,132 @@ static void script_series(FILE *gp, const char *stem)
 	}
 }
 
+/* Is @b dominated by @a: no more writes and no more error, less of one? */
+static bool dominates(double wa, double ea, double wb, double eb)
+{
+	return wa <= wb && ea <= eb && (wa < wb || ea < eb);
+}
+
+/* Marks the points no other point dominates, for |E| and for shares. */
+static void frontier(struct pareto_pt *pts, int n)
+{
+	int i, j;
+
+	for (i = 0; i < n; i++) {
+		/* a segment with no write measured no policy (it is too short,
+		 * or nothing ran): it is drawn, but frontiers are of policies */
+		pts[i].front_e = pts[i].writes_per_s > 0;
+		pts[i].front_s = pts[i].front_e && !isnan(pts[i].shares_mean);
+		for (j = 0; j < n; j++) {
+			if (!(pts[j].writes_per_s > 0))
+				continue;
+			if (dominates(pts[j].writes_per_s, pts[j].err_mean,
+				      pts[i].writes_per_s, pts[i].err_mean))
+				pts[i].front_e = false;
+			if (!isnan(pts[j].shares_mean) &&
+			    dominates(pts[j].writes_per_s, pts[j].shares_mean,
+				      pts[i].writes_per_s, pts[i].shares_mean))
+				pts[i].front_s = false;
+		}
+	}
+}
+
+/* The distinct tg policies, space-separated, in order of appearance. */
+static void policy_words(const struct pareto_pt *pts, int n, char *buf, size_t len)
+{
+	size_t used = 0;
+	int i, j;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i && strcmp(pts[j].tg_policy, pts[i].tg_policy); j++)
+			;
+		if (j == i && used + strlen(pts[i].tg_policy) + 2 < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? " " : "",
+						 pts[i].tg_policy);
+	}
+}
+
+/* "a (file #1), b (file #2)": the points on one frontier, by writes. */
+static void frontier_names(const struct pareto_pt *pts, int n, bool shares,
+			   char *buf, size_t len)
+{
+	size_t used = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++)
+		if ((shares ? pts[i].front_s : pts[i].front_e) && used + 80 < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+						 pts[i].tg_policy);
+}
+
+/*
+ * One panel: error column @ecol of pareto.tsv against writes/s, one
+ * colour and marker per policy (the legend), the frontier (flag column
+ * @fcol) joined and labelled, the others named by the legend only.
+ */
+static void script_panel(FILE *gp, int ecol, int fcol, const char *ylabel,
+			 const char *front, const char *frontfile, bool logy)
+{
+	fprintf(gp,
+		"set ylabel '%s'\n%s\n"
+		"set label 1 'Pareto frontier (no segment has fewer writes and less error): %s' at graph 0, graph -0.16 font ',9'\n"
+		"plot for [i=1:words(pols)] 'pareto.tsv' using (strcol(3) eq word(pols, i) ? $5 : NaN):%d "
+		"with points lc rgb word(cols, (i - 1) %% words(cols) + 1) pt (i - 1) %% 13 + 4 ps 1.6 title word(pols, i), \\\n"
+		"     '%s' using 1:2 with lines dt 2 lw 1.5 lc rgb '#555555' title 'Pareto frontier', \\\n"
+		"     'pareto.tsv' using ($%d != 0 ? $5 : NaN):%d:3 with labels offset char 1,0.8 left font ',9' notitle\n"
+		"unset label 1\n",
+		ylabel, logy ? "set logscale y" : "unset logscale y", front, ecol, frontfile,
+		fcol, ecol);
+}
+
 static void script_pareto(FILE *gp, const struct pareto_pt *pts, int n)
 {
-	bool logx = n > 0, logy = n > 0;
+	char pols[2048], front_e[2048], front_s[2048];
+	bool logx = n > 0, logy = n > 0, shares = false;
 	int i, t;
 
 	for (i = 0; i < n; i++) {
 		logx = logx && pts[i].writes_per_s > 0;
 		logy = logy && pts[i].err_mean > 0;
+		shares = shares || !isnan(pts[i].shares_mean);
 	}
+	policy_words(pts, n, pols, sizeof(pols));
+	frontier_names(pts, n, false, front_e, sizeof(front_e));
+	frontier_names(pts, n, true, front_s, sizeof(front_s));
 	for (t = 0; t < 2; t++) {
 		fprintf(gp,
 			"set terminal %s\n"
 			"unset arrow; unset label\n"
 			"set output 'pareto.%s'\n"
-			"set title 'error against tg->load_avg writes, one point per policy segment'\n"
+			"pols = '%s'\n"
+			/* twelve colours apart; with 13 markers, no two policies alike */
+			"cols = '#1f77b4 #d62728 #2ca02c #ff7f0e #9467bd #8c564b #e377c2 #17becf #bcbd22 #000000 #7f7f7f #aec7e8'\n"
+			"set key outside right top box title 'tg policy' noenhanced\n"
 			"set xlabel 'writes (1/s)'\n"
-			"set ylabel 'time-weighted mean |E| per group (load)'\n"
-			"set offsets 0, graph 0.3, graph 0.05, 0\n"
-			"%s\n%s\n"
-			"plot 'pareto.tsv' using 5:6 with points pt 7 ps 1.2 notitle, \\\n"
-			"     '' using 5:6:9 with labels offset char 1,1 left font ',9' notitle\n"
-			"unset logscale; set offsets 0, 0, 0, 0\n",
-			t ? "svg size 900,700 noenhanced" : "pngcairo size 900,700 noenhanced",
-			t ? "svg" : "png",
-			logx ? "set logscale x" : "unset logscale x",
-			logy ? "set logscale y" : "unset logscale y");
+			"set bmargin 6\n"
+			"set offsets 0, graph 0.15, graph 0.05, 0\n"
+			"%s\n",
+			t ? (shares ? "svg size 1500,620 noenhanced" : "svg size 1000,620 noenhanced") :
+			    (shares ? "pngcairo size 1500,620 noenhanced" :
+				      "pngcairo size 1000,620 noenhanced"),
+			t ? "svg" : "png", pols,
+			logx ? "set logscale x" : "unset logscale x");
+		if (shares)
+			fprintf(gp, "set multiplot layout 1,2 title 'error against tg->load_avg writes, one point per policy segment'\n"
+				"set title 'accumulated error |E|'\n");
+		else
+			fprintf(gp, "set title 'error against tg->load_avg writes, one point per policy segment'\n");
+		script_panel(gp, 6, 11, "time-weighted mean |E| per group (load)", front_e,
+			     "pareto-front-e.tsv", logy);
+		if (shares) {
+			fprintf(gp, "set title 'shares error (the weight calc_group_shares() gave)'\n");
+			script_panel(gp, 10, 12, "shares error, time-weighted mean (%)", front_s,
+				     "pareto-front-s.tsv", false);
+			fprintf(gp, "unset multiplot\n");
+		}
+		fprintf(gp, "unset logscale; unset title; set offsets 0, 0, 0, 0; set bmargin; set key default\n");
 	}
 }
 
@@ -254,33 +538,63 @@ static void script_marks(FILE *gp, const char *dir, const char *stem)
 		fclose(f);
 }
 
-static int write_pareto(const char *dir, const struct pareto_pt *pts, int n)
+/* The frontier's points by writes, for the line that joins them. */
+static int write_front(const char *dir, const char *name, const struct pareto_pt *pts,
+		       int n, bool shares)
+{
+	FILE *f = fl_open_out(dir, name, ".tsv");
+	double last = -1;
+	int i, k, best;
+
+	if (!f)
+		return -1;
+	fprintf(f, "# writes_per_s\t%s\n", shares ? "shares_err_rel_mean_pct" : "err_mean_load");
+	/* selection by increasing writes: frontiers are short */
+	for (k = 0; k < n; k++) {
+		best = -1;
+		for (i = 0; i < n; i++)
+			if ((shares ? pts[i].front_s : pts[i].front_e) && pts[i].writes_per_s > last &&
+			    (best < 0 || pts[i].writes_per_s < pts[best].writes_per_s))
+				best = i;
+		if (best < 0)
+			break;
+		last = pts[best].writes_per_s;
+		fprintf(f, "%.6g\t%.6g\n", last, shares ? pts[best].shares_mean : pts[best].err_mean);
+	}
+	return fclose(f) ? -1 : 0;
+}
+
+static int write_pareto(const char *dir, struct pareto_pt *pts, int n)
 {
 	FILE *f = fl_open_out(dir, "pareto", ".tsv");
 	int i;
 
 	if (!f)
 		return -1;
-	fprintf(f, "# file\tsegment\ttg_policy\tidlest_policy\twrites_per_s\terr_mean_load\terr_p99_load\tswitches_per_s\tlabel\n");
+	frontier(pts, n);
+	fprintf(f, "# file\tsegment\ttg_policy\tidlest_policy\twrites_per_s\terr_mean_load\terr_p99_load\tswitches_per_s\tlabel\tshares_err_rel_mean_pct\tfrontier_err\tfrontier_shares\n");
 	for (i = 0; i < n; i++)
-		fprintf(f, "%s\t%d\t%s\t%s\t%.6g\t%.6g\t%.6g\t%.6g\t%s (%s #%d)\n", pts[i].stem,
+		fprintf(f, "%s\t%d\t%s\t%s\t%.6g\t%.6g\t%.6g\t%.6g\t%s (%s #%d)\t%.6g\t%d\t%d\n", pts[i].stem,
 			pts[i].segment, pts[i].tg_policy, pts[i].idlest_policy,
 			pts[i].writes_per_s, pts[i].err_mean, pts[i].err_p99,
 			pts[i].switches_per_s, pts[i].tg_policy, pts[i].stem,
-			pts[i].segment);
-	return fclose(f) ? -1 : 0;
+			pts[i].segment, pts[i].shares_mean, pts[i].front_e, pts[i].front_s);
+	if (fclose(f))
+		return -1;
+	return write_front(dir, "pareto-front-e", pts, n, false) ||
+	       write_front(dir, "pareto-front-s", pts, n, true) ? -1 : 0;
 }
 
 /* The images a run draws: @fn(path, arg) for each, in report order. */
 static void each_image(const char *dir, char (*stems)[64], int nfiles,
 		       void (*fn)(const char *path, void *arg), void *arg)
 {
-	static const char *const kinds[] = { "-error", "-writes" };
+	static const char *const kinds[] = { "-error", "-writes", "-switches", "-hist" };
 	char path[4200];
 	int i, k, e;
 
 	for (i = 0; i <= nfiles; i++) {
-		for (k = 0; k < 2 && (i < nfiles || !k); k++) {
+		for (k = 0; k < 4 && (i < nfiles || !k); k++) {
 			for (e = 0; e < 2; e++) {
 				if (i < nfiles)
 					snprintf(path, sizeof(path), "%s/%s%s.%s", dir, stems[i],
@@ -362,19 +676,23 @@ static void report(enum fl_format fmt, const char *dir, char (*stems)[64], int n
 }
 
 /* Reads one recording into its series and segment files. */
-static int plot_one(struct plot_file *pf, const char *dir, u64 bin_ns)
+static int plot_one(struct plot_file *pf, const char *dir, u64 bin_ns, int *ncpus,
+		    int *nseg, bool *has)
 {
 	struct fa_engine_cfg cfg = {
-		.on_segment = on_segment, .on_bin = on_bin, .bin_ns = bin_ns, .arg = pf,
+		.on_segment = on_segment, .on_bin = on_bin, .on_switch = on_switch,
+		.bin_ns = bin_ns, .arg = pf,
 	};
 	struct fa_engine *e;
 	int ret = -1;
 
 	pf->series = fl_open_out(dir, pf->stem, ".series.tsv");
 	pf->segments = fl_open_out(dir, pf->stem, ".segments.tsv");
+	pf->hist_e = fl_open_out(dir, pf->stem, ".hist-err.tsv");
+	pf->hist_s = fl_open_out(dir, pf->stem, ".hist-shares.tsv");
 	e = fa_engine_new(&cfg);
 	pf->e = e;
-	if (!pf->series || !pf->segments || !e)
+	if (!pf->series || !pf->segments || !pf->hist_e || !pf->hist_s || !e)
 		goto out;
 	fprintf(pf->series, "# %s\n# time_s\tattempts_per_s\twrites_per_s\tswitches_per_s\terr_sum_load\terr_rel_pct\tsegment\n",
 		pf->path);
@@ -392,16 +710,27 @@ static int plot_one(struct plot_file *pf, const char *dir, u64 bin_ns)
 			 ceil(secs * 1e3 / (double)MAX_BINS * 1e3) / 1e3);
 		goto out;
 	}
-	ret = 0;
+	ret = write_map(pf, dir, ncpus);
+	*nseg = pf->nseg;
+	has[0] = pf->hist_has[0];
+	has[1] = pf->hist_has[1];
 out:
+	free(pf->map);
 	fa_engine_free(e);
 	if (pf->series && fclose(pf->series))
 		ret = -1;
 	if (pf->segments && fclose(pf->segments))
 		ret = -1;
+	if (pf->hist_e && fclose(pf->hist_e))
+		ret = -1;
+	if (pf->hist_s && fclose(pf->hist_s))
+		ret = -1;
 	if (ret) {		/* no half-written data left behind */
 		remove_out(dir, pf->stem, ".series.tsv");
 		remove_out(dir, pf->stem, ".segments.tsv");
+		remove_out(dir, pf->stem, ".switches.tsv");
+		remove_out(dir, pf->stem, ".hist-err.tsv");
+		remove_out(dir, pf->stem, ".hist-shares.tsv");
 	}
 	return ret;
 }
@@ -419,6 +748,8 @@ int cmd_plot(int argc, char **argv)
 	struct pareto_pt *pts = NULL;
 	int npts = 0, cappts = 0, nfiles, i, j, c, st, empty, ret = FL_EXIT_FAIL;
 	char (*stems)[64] = NULL;
+	int *ncpus = NULL, *nseg = NULL;
+	bool (*has)[2] = NULL;
 	double bin_ms = 100;
 	char path[4096];
 	FILE *gp = NULL;
@@ -458,7 +789,10 @@ int cmd_plot(int argc, char **argv)
 		return FL_EXIT_FAIL;
 	}
 	stems = calloc((size_t)nfiles, sizeof(*stems));
-	if (!stems)
+	ncpus = calloc((size_t)nfiles, sizeof(*ncpus));
+	nseg = calloc((size_t)nfiles, sizeof(*nseg));
+	has = calloc((size_t)nfiles, sizeof(*has));
+	if (!stems || !ncpus || !nseg || !has)
 		goto out;
 	for (i = 0; i < nfiles; i++) {
 		struct plot_file pf = { .path = argv[optind + i], .npts = &npts,
@@ -475,7 +809,7 @@ int cmd_plot(int argc, char **argv)
 		}
 		memcpy(pf.stem, stems[i], sizeof(pf.stem));
 		pf.pts = pts;
-		if (plot_one(&pf, dir, (u64)(bin_ms * 1e6))) {
+		if (plot_one(&pf, dir, (u64)(bin_ms * 1e6), &ncpus[i], &nseg[i], has[i])) {
 			pts = pf.pts;
 			goto out;
 		}
@@ -494,6 +828,8 @@ int cmd_plot(int argc, char **argv)
 	for (i = 0; i < nfiles; i++) {
 		script_marks(gp, dir, stems[i]);
 		script_series(gp, stems[i]);
+		script_map(gp, stems[i], ncpus[i]);
+		script_hist(gp, stems[i], nseg[i], has[i]);
 	}
 	script_pareto(gp, pts, npts);
 	if (fclose(gp)) {
@@ -524,6 +860,9 @@ out:
 	if (gp)
 		fclose(gp);
 	free(stems);
+	free(ncpus);
+	free(nseg);
+	free(has);
 	free(pts);
 	return ret;
 }

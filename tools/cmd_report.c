@@ -16,8 +16,9 @@
 static void help(FILE *f)
 {
 	fputs(
-"usage: fairlab report [--json | --csv [--table=NAME] | --top=N] FILE\n"
+"usage: fairlab report [--json | --csv [--table=NAME] | --top=N] [FILE]\n"
 "\n"
+"FILE defaults to fairlab.dat, what `fairlab record` writes.\n"
 "Figures of one recording for each policy segment (the records between two\n"
 "policy_switch events that change a policy) and, when there are several, for\n"
 "the whole trace.\n"
@@ -94,6 +95,7 @@ FL_MACHINE_HELP
 "out of time order, missed records, decisions policy.c disputes.\n"
 "\n"
 "examples:\n"
+"  fairlab report                     (fairlab.dat)\n"
 "  fairlab report trace.dat\n"
 "  fairlab report --top=0 trace.dat | less\n"
 "  fairlab report --json trace.dat | jq '.segments[0].metrics.writes_per_s'\n"
@@ -261,12 +263,12 @@ int cmd_report(int argc, char **argv)
 		fl_error("report: --top limits the text tables: --json and --csv hold every group");
 		return FL_EXIT_USAGE;
 	}
-	if (optind != argc - 1) {
-		fl_error(optind == argc ? "report: no FILE given (see fairlab report --help)" :
-			 "report: one FILE at a time (fairlab compare takes several)");
+	if (optind < argc - 1) {
+		fl_error("report: one FILE at a time (fairlab compare takes several)");
 		return FL_EXIT_USAGE;
 	}
-	rr.rep.path = argv[optind];
+	/* what fairlab record writes when given no -o */
+	rr.rep.path = optind < argc ? argv[optind] : "fairlab.dat";
 	rd = fl_reader_open(rr.rep.path, err, sizeof(err));
 	if (!rd) {
 		fl_error("%s", err);

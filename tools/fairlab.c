@@ -1,15 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fairlab: analyzer of fairlab:* trace-cmd recordings.  Dispatches to the
- * report, compare, plot, whatif, record and experiment subcommands
+ * report, compare, plot, whatif, record, experiment and reset subcommands
  * (cmd_*.c).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "served.h"
 
 #define FAIRLAB_VERSION "0.1"
+
+/*
+ * Which kernel builds record and experiment run on, and whether this
+ * machine's is one: the first thing a user on another kernel should read.
+ */
+static void served(FILE *f)
+{
+	const char *rel = fl_running_release();
+	const struct fl_build *b = fl_served_find(rel);
+
+	fputs("\nRecording (record, experiment) runs on the kernel builds fairlab's ports serve:\n", f);
+	fl_served_list(f, "  ");
+	if (b && b->served)
+		fprintf(f, "This kernel, %s, is served.\n", rel);
+	else if (b)
+		fprintf(f, "This kernel, %s, is refused by the %s port: %s\n", rel, b->series, b->reason);
+	else
+		fprintf(f, "This kernel, %s, has no port: report, compare, plot and whatif work here\non recordings made elsewhere.\n",
+			rel);
+}
 
 static void usage(FILE *f)
 {
@@ -29,9 +50,12 @@ static void usage(FILE *f)
 "  record [-- CMD]             record the fairlab:* events on this machine (root)\n"
 "  experiment -- CMD           record CMD under each policy, rounds; table, plots,\n"
 "                              verdict (root; what make demo runs in its VM)\n"
+"  reset                       undo what a recording killed by kill -9 left: its\n"
+"                              policy, its trace-cmd (root)\n"
 "  help [COMMAND]              this text, or a command's (same as COMMAND --help)\n"
 "\n"
-"Every command takes --json or --csv instead of text, and --help.\n"
+"report, compare, plot and whatif take --json or --csv instead of text; every\n"
+"command takes --help.\n"
 "\n"
 "examples:\n"
 "  fairlab report tests/data/analyzer-numa.dat      (a recording in the source tree)\n"
@@ -41,6 +65,7 @@ static void usage(FILE *f)
 "\n"
 "Exit status: 0 success, 1 an unreadable file or a failed tool, 2 a bad command line.\n",
 	      f);
+	served(f);
 }
 
 int main(int argc, char **argv)
@@ -58,6 +83,7 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "--version")) {
 		printf("fairlab %s\n", FAIRLAB_VERSION);
+		served(stdout);
 		return FL_EXIT_OK;
 	}
 	if (!strcmp(cmd, "help")) {
@@ -85,6 +111,8 @@ int main(int argc, char **argv)
 		return cmd_record(argc, argv);
 	if (!strcmp(cmd, "experiment"))
 		return cmd_experiment(argc, argv);
+	if (!strcmp(cmd, "reset"))
+		return cmd_reset(argc, argv);
 	fl_error("unknown command '%s' (see fairlab --help)", cmd);
 	return FL_EXIT_USAGE;
 }

@@ -4,7 +4,7 @@
 # A bounded, reproducible libFuzzer run (FAIRLAB_FUZZ_RUNS inputs, default
 # 600, from FAIRLAB_FUZZ_SEED, default 1; at most FAIRLAB_FUZZ_SECS, default
 # 120 s) of the decoding
-# path (tools/fuzz_reader.c: libtracecmd open, record decoding, engine,
+# path (tools/test/fuzz_reader.c: libtracecmd open, record decoding, engine,
 # text and JSON formatting) from a seed corpus of the real recordings in
 # tests/data in every trace.dat flavour.  Any crash, sanitizer report in
 # our code, timeout or out-of-memory fails the test; the input that did it

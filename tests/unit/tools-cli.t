@@ -288,11 +288,22 @@ if command -v gnuplot >/dev/null; then
 	check "plot: exit 0" test $s = 0
 	good=1
 	for p in analyzer-numa-error analyzer-numa-writes analyzer-local-lossy-error \
-		 analyzer-local-lossy-writes pareto; do
+		 analyzer-local-lossy-writes analyzer-numa-switches analyzer-numa-hist \
+		 analyzer-local-lossy-switches analyzer-local-lossy-hist pareto; do
 		head -c 4 "$tmp/plots/$p.png" 2>/dev/null | grep -q PNG || good=0
 		grep -q "<svg" "$tmp/plots/$p.svg" 2>/dev/null || good=0
 	done
-	check "plot: PNG and SVG of error, writes/s and Pareto" test $good = 1
+	check "plot: PNG and SVG of error, writes/s, switch heat map, histograms and Pareto" test $good = 1
+	# the heat map's cells add up to the writer switches report counts
+	cells=$(awk '!/^#/ { for (i = 1; i <= NF; i++) n += $i } END { print n + 0 }' "$tmp/plots/analyzer-numa.switches.tsv")
+	sw=$("$FAIRLAB" report --csv "$ref" 2>/dev/null |
+		awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "switches_n") c = i; next } $2 == "all" { print $c }')
+	check "plot: the heat map holds every writer switch ($cells cells, report: $sw)" \
+		eval 'test -n "$sw" && test "$cells" = "$sw"'
+	check "plot: a histogram block per segment (4)" \
+		eval 'test $(grep -c "^upper_edge_load" "$tmp/plots/analyzer-numa.hist-err.tsv") = 4'
+	check "plot: Pareto frontier files, and frontier flags in pareto.tsv" \
+		eval 'test -s "$tmp/plots/pareto-front-e.tsv" && awk -F"\t" "!/^#/ && \$11 == 1 { n++ } END { exit !n }" "$tmp/plots/pareto.tsv"'
 	check "plot --json: 8 Pareto points (4 segments x 2 files)" \
 		eval 'test $(grep -c "\"writes_per_s\"" "$out") = 8'
 	run_fl "$out" "$err" plot --gnuplot=/bin/false -o "$tmp/plots" "$ref"; s=$?

@@ -38,6 +38,12 @@ usage "--duration: '0' is not a positive" record --duration 0
 usage "--duration: 'x' is not a positive" record -d x
 usage "--buffer .KB.: '1' is not an integer from 64" record -b 1
 usage "--idlest.*give --policy" record --idlest
+# every policy through module/policy/policy.c before anything is checked or run
+usage "record: --policy: 'bogus' is not a tg policy \(stock, .*relative\[:1..4096\]" record --policy bogus -d 1
+usage "'relative:0' is not a tg policy" record --policy relative:0 -- true
+usage "'relative:8' is not an idlest policy \(stock, idle_cpus, nr_running\)" record --idlest --policy relative:8 -d 1
+usage "experiment: --policies: 'budgte:5' is not a tg policy" experiment --policies stock,force,budgte:5 -d 1
+usage "'force' is not an idlest policy" experiment --idlest --policies stock,force -d 1
 usage "--policies LIST is required" experiment -- true
 usage "names no policy" experiment --policies , -- true
 usage "policy 'stock' listed twice" experiment --policies stock,force,stock -- true
@@ -55,15 +61,16 @@ run_fl "$out" "$err" experiment --report-only -o "$tmp/none"; s=$?
 check "experiment --report-only on no experiment: exit 1, names throughput.tsv" \
 	eval 'test $s = 1 && grep -q "none/recordings/throughput.tsv" "$err"'
 
-# this host has no fairlab.ko (no module support at all): refused before
-# anything is switched or written
-# (every option accepted: the refusal is the first thing after parsing)
+# this host has no fairlab.ko (no livepatch, no port, or no module):
+# refused before anything is switched or written (every option accepted:
+# the refusal is the first thing after parsing; tools-record-safety.t
+# checks each refusal in order on a made-up /sys)
 for args in "record -d 1" "record --policy force -- true" "experiment --policies stock -d 1" \
 	"record -o x.dat --policy stock --idlest --allow-lost -b 100 -e fairlab:tg_update -d 1" \
-	"experiment --policies stock,force --rounds 2 --idlest --allow-lost -b 100 -e fairlab --resume --no-report -o d -- true"; do
+	"experiment --policies stock,nr_running --rounds 2 --idlest --allow-lost -b 100 -e fairlab --resume --no-report -o d -- true"; do
 	run_fl "$out" "$err" $args; s=$?
-	check "$args without fairlab.ko: exit 1, says what to load (or that root is needed)" \
-		eval 'test $s = 1 && grep -Eq "fairlab_trace.ko is not loaded.*insmod fairlab_trace.ko|needs root" "$err"'
+	check "$args without fairlab.ko: exit 1, says what is missing" \
+		eval 'test $s = 1 && grep -Eq "fairlab_trace.ko is not loaded.*insmod fairlab_trace.ko|needs root|no livepatch support|has no fairlab port" "$err"'
 done
 check "the refusals made no file" test ! -e fairlab.dat -a ! -e experiment -a ! -e x.dat -a ! -e d
 tap_end

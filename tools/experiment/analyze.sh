@@ -241,35 +241,12 @@ if [ ${#tgf[@]} -gt 0 ]; then
 	fi
 fi
 # the policies' means +- stddev over their rounds (from the compare table
-# above, not from the traces): the Pareto picture of the table, one point
-# per policy, against writes/s and against writes per attempt
+# above, not from the traces): the Pareto picture of the table and verdict
 if [ -s "$res/table.tsv" ] && command -v "${GNUPLOT:-gnuplot}" >/dev/null; then
-	awk -F'\t' 'NR > 1 && $3 != "" && $15 != "" {
-		e = $15 + 0; esd = e * $16 / 100; lo = (e < 0.1) ? 0.1 : e
-		share = 100 - $27; ssd = $27 * $28 / 100
-		printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", $1, $3, $3 * $4 / 100, lo, esd, share, ssd
-	}' "$res/table.tsv" >"$res/plots/pareto-policies.tsv"
-	cat >"$res/plots/pareto-policies.gp" <<EOG
-set terminal pngcairo size 1200,520 font ",10"
-set output "$res/plots/pareto-policies.png"
-set datafile separator "\t"
-set multiplot layout 1,2 title "tg->load\\_avg policies: mean |E| against writes, mean ±stddev over the rounds (0 drawn at 0.1)" noenhanced
-set logscale y
-set offsets graph 0.02, graph 0.12, 0, 0
-set grid
-set ylabel "time-weighted mean |E| per group (load)"
-set xlabel "writes/s"
-plot "$res/plots/pareto-policies.tsv" using 2:4:3:5 with xyerrorbars pt 7 notitle, \
-     "" using 2:4:1 with labels offset 1,0.7 left noenhanced notitle
-set xlabel "writes per tg_update attempt (%)" noenhanced
-plot "$res/plots/pareto-policies.tsv" using 6:4:7:5 with xyerrorbars pt 7 notitle, \
-     "" using 6:4:1 with labels offset 1,0.7 left noenhanced notitle
-unset multiplot
-EOG
-	"${GNUPLOT:-gnuplot}" "$res/plots/pareto-policies.gp" 2>"$res/plots/pareto-policies.err" ||
+	bash "$(dirname "$0")/pareto-plot.sh" "$res" ||
 		say "pareto-policies plot failed: $(head -2 "$res/plots/pareto-policies.err")"
 	[ -s "$res/plots/pareto-policies.png" ] &&
-		say "       $res/plots/pareto-policies.png (one point per policy, mean ±stddev: the table's Pareto picture)"
+		say "       $res/plots/pareto-policies.png (one point per policy, mean ±stddev, the verdict drawn)"
 fi
 echo
 cat "$res/verdict.txt"

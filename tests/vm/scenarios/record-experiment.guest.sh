@@ -9,7 +9,7 @@
 #    whose every tg_update was decided by relative:8, with the describe
 #    (tg_info, cpu_topology) and the closing audit (tg_audit) in it; the
 #    policy active before it (nonzero) is back afterwards; a policy
-#    fairlab.ko refuses is exit 1 and leaves the policy alone;
+#    policy.c refuses is a usage error (exit 2) and leaves it alone;
 #  - record --duration without CMD;
 #  - experiment, 2 policies x 2 rounds: 4 recordings and 4 rows, round 2
 #    in the rotated order, the previous policy restored (analysed on the
@@ -85,8 +85,8 @@ check "record: no FILE.record.log left behind" test ! -e /out/rec.dat.record.log
 
 fairlab record --policy Bogus -d 1 -o /tmp/bogus.dat >/tmp/b.out 2>/tmp/b.err
 rc=$?
-check "record --policy Bogus: exit 1, says fairlab.ko refused it, policy unchanged, no file" \
-	eval "[ $rc = 1 ] && grep -q \"refused tg_policy 'Bogus'\" /tmp/b.err && [ \"\$(cat $P/tg_policy)\" = nonzero ] && [ ! -e /tmp/bogus.dat ]"
+check "record --policy Bogus: exit 2 (policy.c refuses it before anything runs), policy unchanged, no file" \
+	eval "[ $rc = 2 ] && grep -q \"'Bogus' is not a tg policy\" /tmp/b.err && [ \"\$(cat $P/tg_policy)\" = nonzero ] && [ ! -e /tmp/bogus.dat ]"
 
 sh /tmp/load.sh 4 &
 fairlab record -d 2 -o /out/dur.dat >/tmp/d.out 2>/tmp/d.err

@@ -17,11 +17,32 @@ enum fl_knob { FL_KNOB_TG, FL_KNOB_IDLEST };
 const char *fl_knob_kind(enum fl_knob k);
 
 /*
- * Root, both modules loaded, the livepatch enabled and its transition
+ * The root the live system's files are read under: "" (the real one), or
+ * $FAIRLAB_SYSROOT, a directory laid out as / (sys/, proc/sys/kernel/
+ * osrelease, run/) that the tests build to stand for a kernel.
+ */
+const char *fl_sysroot(void);
+/* @abs ("/sys/...") under fl_sysroot(), in @buf; returns @buf. */
+const char *fl_sys_path(char *buf, size_t len, const char *abs);
+
+/* The first line of @path without its newline; 0 or -errno. */
+int fl_read_line(const char *path, char *buf, size_t len);
+
+/*
+ * In this order: root, /sys/kernel/livepatch, a port serving the running
+ * release (served.h), both modules loaded, the livepatch enabled and its transition
  * done (waits up to 15 s for it), the fairlab events in tracefs.
  * 0, or -1 after printing what is missing and what to run.
  */
 int fl_live_check(void);
+
+/*
+ * Is @policy one fairlab.ko takes for @k?  Parsed by the module's own
+ * parser (module/policy/policy.c), so that a typo is a usage error
+ * before anything is switched or recorded.  0, or -1 after an error
+ * naming @what ("record: --policy") and every valid name.
+ */
+int fl_policy_check(enum fl_knob k, const char *policy, const char *what);
 
 /* The active policy (canonical form, as sysfs reads it back); 0 or -1. */
 int fl_policy_get(enum fl_knob k, char *buf, size_t len);

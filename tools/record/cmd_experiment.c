@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "live.h"
 #include "recorder.h"
+#include "state.h"
 
 #ifndef FL_EXPERIMENT_LIB
 #define FL_EXPERIMENT_LIB "/usr/local/share/fairlab"
@@ -39,10 +40,13 @@ static void help(FILE *f)
 "policy in LIST (the order rotates from round to round, so that drift does\n"
 "not favour one policy), switch tg_policy, record CMD (or S seconds) as\n"
 "`fairlab record` does, keep the recording; then write the comparison table,\n"
-"plots and verdict of `make demo` (needs bash, awk and gnuplot). Needs root\n"
-"and fairlab_trace.ko and fairlab.ko loaded. trace-cmd runs as a child\n"
-"process. The policy active before it started is restored at the end, also\n"
-"after Ctrl-C, which keeps the finished recordings and says how to resume.\n"
+"plots and verdict of `make demo` (needs bash, awk and gnuplot). It checks\n"
+"what `fairlab record` checks, in the same order (root, livepatch, a port\n"
+"for this kernel, the modules, the patch), and every policy in LIST, before\n"
+"recording anything. trace-cmd runs as a child process. The policy active\n"
+"before it started is restored at the end, also after SIGINT (Ctrl-C),\n"
+"SIGTERM, SIGHUP or SIGQUIT, which keep the finished recordings and say how\n"
+"to resume; after kill -9, `fairlab reset` restores it.\n"
 "\n"
 "options:\n"
 "  -P, --policies LIST  comma-separated policies, e.g. stock,relative:8,budget:5\n"
@@ -74,7 +78,7 @@ static void help(FILE *f)
 "  fairlab experiment --report-only -o exp1\n"
 "\n"
 "Exit status: 0 done; 1 a failure (recordings kept); 2 a bad command line;\n"
-"130 interrupted (recordings kept).\n",
+"128+N stopped by signal N, e.g. 130 SIGINT (recordings kept).\n",
 	      f);
 }
 
@@ -122,6 +126,8 @@ static int split_policies(struct exp *e, const char *arg)
 			fl_error("experiment: '%s' is not a policy name", p);
 			return -1;
 		}
+		if (fl_policy_check(e->knob, p, "experiment: --policies"))
+			return -1;
 		for (i = 0; i < e->npol; i++)
 			if (!strcmp(e->policies[i], p)) {
 				fl_error("experiment: policy '%s' listed twice", p);
@@ -246,7 +252,7 @@ static int report(const char *dir)
 	return FL_EXIT_OK;
 }
 
-/* One run: switch, record, keep; 0, 1 (failed) or 130 (interrupted). */
+/* One run: switch, record, keep; 0, 1 (failed) or 128+N (stopped by signal N). */
 static int one_run(struct exp *e, const char *pol, long round)
 {
 	char st[256], out[4400], metrics[4400], a[32], b[32], kept[4500];
@@ -274,7 +280,7 @@ static int one_run(struct exp *e, const char *pol, long round)
 			 res.interrupted ? "interrupted" : "lost");
 		rename(out, kept);
 		if (res.interrupted)
-			return 130;
+			return 128 + fl_rec_interrupted;
 		fl_error("%s: %llu events lost (kept as %s): raise --buffer (per CPU), record less (-e), or accept it with --allow-lost",
 			 st, res.lost, kept);
 		return FL_EXIT_FAIL;
@@ -322,7 +328,7 @@ static int run_all(struct exp *e)
 			done++;
 			ran++;
 			if (fl_rec_interrupted)
-				return 130;
+				return 128 + fl_rec_interrupted;
 		}
 	}
 	clock_str(now_s() - t0, el, sizeof(el));
@@ -443,21 +449,26 @@ int cmd_experiment(int argc, char **argv)
 		return FL_EXIT_USAGE;
 	}
 
-	if (fl_live_check() || fl_policy_get(e.knob, prev, sizeof(prev)) || make_dirs(&e))
+	if (fl_live_check())
 		return FL_EXIT_FAIL;
 	fl_rec_catch_signals();
+	if (fl_reset(stderr, true) || fl_policy_get(e.knob, prev, sizeof(prev)) ||
+	    make_dirs(&e) || fl_state_begin(e.knob, prev))
+		return FL_EXIT_FAIL;
 	printf("experiment: %d %s policies x %ld round(s)%s into %s; %s_policy was %s\n",
 	       e.npol, fl_knob_kind(e.knob), e.rounds, e.rec.cmd ? "" : " of a fixed duration",
 	       e.dir, fl_knob_kind(e.knob), prev);
 	fflush(stdout);
 	ret = run_all(&e);
 	rret = fl_policy_set(e.knob, prev);
-	if (!rret)
+	if (!rret) {
 		printf("experiment: %s_policy restored to %s\n", fl_knob_kind(e.knob), prev);
+		fl_state_end();
+	}
 	fflush(stdout);
 	if (ret) {
 		fprintf(stderr, "experiment: %s; the finished runs are in %s\n",
-			ret == 130 ? "interrupted" : "stopped by the failure above", e.tsv);
+			ret > 128 ? "interrupted" : "stopped by the failure above", e.tsv);
 		print_resume(argc - 1, argv + 1);
 		fprintf(stderr, "  report what was recorded:  fairlab experiment --report-only -o %s\n", e.dir);
 		return ret;

@@ -4,6 +4,7 @@
  * made as `make demo` makes them (recorder.h), optionally under a policy.
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "cli.h"
 #include "live.h"
 #include "recorder.h"
+#include "state.h"
 
 static void help(FILE *f)
 {
@@ -20,9 +22,12 @@ static void help(FILE *f)
 "                      [--allow-lost] [-b KB] [-e EVENT]... [-- CMD [ARG]...]\n"
 "\n"
 "Records every fairlab:* event on this machine while CMD runs (or for S\n"
-"seconds, or until Ctrl-C), the way `make demo` does in its VM. Needs root,\n"
-"a supported kernel build, and fairlab_trace.ko and fairlab.ko loaded with\n"
-"the livepatch transition done (it says what to run otherwise).\n"
+"seconds, or until Ctrl-C), the way `make demo` does in its VM. Before\n"
+"anything else it checks, in this order: root, /sys/kernel/livepatch, a\n"
+"fairlab port serving this kernel build (uname -r; else it names the served\n"
+"builds), fairlab_trace.ko and fairlab.ko loaded, the livepatch enabled with\n"
+"its transition done; each refusal says what to run.  A policy fairlab.ko\n"
+"would not take is a usage error.\n"
 "\n"
 "It runs `trace-cmd record -C mono` as a child process (a global clock: the\n"
 "one tg_audit's snap_ns is read on), writes 1 to /sys/kernel/fairlab/describe\n"
@@ -31,10 +36,18 @@ static void help(FILE *f)
 "tg_audit), stops trace-cmd, reads the file back and\n"
 "prints one line: records, lost events, file size.\n"
 "\n"
+"SIGINT, SIGTERM, SIGHUP (a dropped ssh session) and SIGQUIT end it the same\n"
+"way. trace-cmd gets SIGINT if fairlab dies. While it runs, the policy to\n"
+"restore and trace-cmd's pid are in /run/fairlab/state: after kill -9 or a\n"
+"crash, `fairlab reset` restores the policy and stops trace-cmd; record\n"
+"and experiment run that reset first.\n"
+"\n"
 "options:\n"
 "  -o, --output FILE   the recording (default fairlab.dat)\n"
 "  -p, --policy P      switch tg_policy to P before recording, and back to\n"
-"                      the previous policy afterwards\n"
+"                      the previous policy afterwards (P as in\n"
+"                      /sys/module/fairlab/parameters/tg_policy: stock,\n"
+"                      relative:8, budget:5...)\n"
 "      --idlest        --policy switches idlest_policy instead\n"
 "  -d, --duration S    stop after S seconds (CMD is then sent SIGINT)\n"
 "      --allow-lost    keep a recording that lost events with exit status 0\n"
@@ -55,7 +68,8 @@ static void help(FILE *f)
 "  fairlab report rel8.dat\n"
 "\n"
 "Exit status: 0 recorded; 1 not recorded, lost events, or CMD failed (the\n"
-"file is kept); 2 a bad command line; 130 interrupted (the file is kept).\n",
+"file is kept); 2 a bad command line; 128+N stopped by signal N, e.g. 130\n"
+"SIGINT, 129 SIGHUP (the file is kept).\n",
 	      f);
 }
 
@@ -110,21 +124,35 @@ int cmd_record(int argc, char **argv)
 	}
 	if (fl_rec_command(argc, argv, &o, "record"))
 		return FL_EXIT_USAGE;
+	if (policy && fl_policy_check(knob, policy, "record: --policy"))
+		return FL_EXIT_USAGE;
 
 	if (fl_live_check())
 		return FL_EXIT_FAIL;
-	if (policy && (fl_policy_get(knob, prev, sizeof(prev)) ||
-		       fl_policy_set(knob, policy)))
-		return FL_EXIT_FAIL;
 	fl_rec_catch_signals();
+	/* what a recording killed before left behind, then this one's state */
+	if (fl_reset(stderr, true))
+		return FL_EXIT_FAIL;
+	if (policy && fl_policy_get(knob, prev, sizeof(prev)))
+		return FL_EXIT_FAIL;
+	if (fl_state_begin(knob, policy ? prev : NULL))
+		return FL_EXIT_FAIL;
+	if (policy && fl_policy_set(knob, policy)) {
+		fl_state_end();
+		return FL_EXIT_FAIL;
+	}
 	if (!o.cmd && !o.duration)
 		fprintf(stderr, "fairlab record: recording to %s; Ctrl-C stops\n", o.out);
 	ret = fl_record(&o, &res) ? FL_EXIT_FAIL : FL_EXIT_OK;
-	if (policy && fl_policy_set(knob, prev))
+	if (policy && fl_policy_set(knob, prev)) {
+		/* the state file stays: fairlab reset retries */
 		ret = FL_EXIT_FAIL;
-	else if (policy)
-		fprintf(stderr, "fairlab record: %s_policy restored to %s\n",
-			fl_knob_kind(knob), prev);
+	} else {
+		if (policy)
+			fprintf(stderr, "fairlab record: %s_policy restored to %s\n",
+				fl_knob_kind(knob), prev);
+		fl_state_end();
+	}
 	if (ret)
 		return ret;
 	if (res.lost && !allow_lost) {
@@ -142,5 +170,7 @@ int cmd_record(int argc, char **argv)
 		return FL_EXIT_FAIL;
 	}
 	/* a Ctrl-C with no command and no duration is how it is meant to end */
-	return res.interrupted && (o.cmd || o.duration) ? 130 : FL_EXIT_OK;
+	if (res.interrupted && (o.cmd || o.duration || fl_rec_interrupted != SIGINT))
+		return 128 + fl_rec_interrupted;
+	return FL_EXIT_OK;
 }

@@ -4,17 +4,21 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "live.h"
+#include "policy.h"
+#include "served.h"
 #include "secureboot.h"
 
 #define MOD_DIR		"/sys/module"
 #define PARAM_DIR	"/sys/module/fairlab/parameters"
-#define LP_DIR		"/sys/kernel/livepatch/fairlab"
+#define KLP_DIR		"/sys/kernel/livepatch"
+#define LP_DIR		KLP_DIR "/fairlab"
 #define FL_SYSFS	"/sys/kernel/fairlab"
 #define LOAD_HINT	"insmod fairlab_trace.ko; insmod fairlab.ko (built by `make`, in build/kmod/<release>/module/)"
 
@@ -23,14 +27,31 @@ const char *fl_knob_kind(enum fl_knob k)
 	return k == FL_KNOB_IDLEST ? "idlest" : "tg";
 }
 
-static const char *param_path(enum fl_knob k)
+const char *fl_sysroot(void)
 {
-	return k == FL_KNOB_IDLEST ? PARAM_DIR "/idlest_policy" :
-				     PARAM_DIR "/tg_policy";
+	const char *r = getenv("FAIRLAB_SYSROOT");
+
+	return r ? r : "";
 }
 
-/* The first line of @path without its newline; 0 or -errno. */
-static int read_line(const char *path, char *buf, size_t len)
+const char *fl_sys_path(char *buf, size_t len, const char *abs)
+{
+	snprintf(buf, len, "%s%s", fl_sysroot(), abs);
+	return buf;
+}
+
+/* @abs under the system root, in a buffer of its own per call site */
+#define SYS(abs) fl_sys_path((char[4096]){ 0 }, 4096, abs)
+
+static const char *param_path(enum fl_knob k)
+{
+	static char buf[4096];
+
+	return fl_sys_path(buf, sizeof(buf), k == FL_KNOB_IDLEST ?
+			   PARAM_DIR "/idlest_policy" : PARAM_DIR "/tg_policy");
+}
+
+int fl_read_line(const char *path, char *buf, size_t len)
 {
 	FILE *f = fopen(path, "r");
 	int err = 0;
@@ -62,41 +83,53 @@ static int write_str(const char *path, const char *s)
 
 const char *fl_tracefs(void)
 {
-	if (!access("/sys/kernel/tracing/events", F_OK))
-		return "/sys/kernel/tracing";
-	if (!access("/sys/kernel/debug/tracing/events", F_OK))
-		return "/sys/kernel/debug/tracing";
+	static char buf[4096];
+
+	if (!access(SYS("/sys/kernel/tracing/events"), F_OK))
+		return fl_sys_path(buf, sizeof(buf), "/sys/kernel/tracing");
+	if (!access(SYS("/sys/kernel/debug/tracing/events"), F_OK))
+		return fl_sys_path(buf, sizeof(buf), "/sys/kernel/debug/tracing");
 	return NULL;
 }
 
 int fl_live_check(void)
 {
-	char buf[64], path[256];
+	char buf[64], path[4200];
 	const char *tfs;
 	int i;
 
+	/* in the order of what a user fixes first: who, kernel, modules */
 	if (geteuid() != 0) {
 		fl_error("recording needs root (tracefs, the fairlab sysfs files): run it with sudo");
 		return -1;
 	}
-	if (access(MOD_DIR "/fairlab_trace", F_OK)) {
+	if (access(SYS(KLP_DIR), F_OK)) {
+		fl_error("this kernel, %s, has no livepatch support (no " KLP_DIR "): fairlab is a livepatch and needs CONFIG_LIVEPATCH=y, as in Debian's own builds",
+			 fl_running_release());
+		return -1;
+	}
+	if (!fl_served_check(fl_running_release()))
+		return -1;
+	if (access(SYS(MOD_DIR "/fairlab_trace"), F_OK)) {
 		fl_error("fairlab_trace.ko is not loaded (no " MOD_DIR "/fairlab_trace): " LOAD_HINT);
 		fl_secureboot_explain();
 		return -1;
 	}
-	if (access(MOD_DIR "/fairlab", F_OK) || access(PARAM_DIR, F_OK)) {
+	if (access(SYS(MOD_DIR "/fairlab"), F_OK) || access(SYS(PARAM_DIR), F_OK)) {
 		fl_error("fairlab.ko is not loaded (no " MOD_DIR "/fairlab): " LOAD_HINT);
 		fl_secureboot_explain();
 		return -1;
 	}
-	if (read_line(LP_DIR "/enabled", buf, sizeof(buf)) || strcmp(buf, "1")) {
+	if (fl_read_line(SYS(LP_DIR "/enabled"), buf, sizeof(buf)) || strcmp(buf, "1")) {
 		fl_error("the fairlab livepatch is not enabled (" LP_DIR "/enabled): unload it (rmmod fairlab) and load it again: " LOAD_HINT);
 		return -1;
 	}
 	/* the kernel retries the transition once a second: give it 15 s */
 	for (i = 0; i <= 150; i++) {
-		if (read_line(LP_DIR "/transition", buf, sizeof(buf))) {
-			fl_error("cannot read " LP_DIR "/transition: %s", strerror(errno));
+		int err = fl_read_line(SYS(LP_DIR "/transition"), buf, sizeof(buf));
+
+		if (err) {
+			fl_error("cannot read " LP_DIR "/transition: %s", strerror(-err));
 			return -1;
 		}
 		if (!strcmp(buf, "0"))
@@ -120,9 +153,40 @@ int fl_live_check(void)
 	return 0;
 }
 
+int fl_policy_check(enum fl_knob k, const char *policy, const char *what)
+{
+	struct fl_tg_policy p;
+	char names[512];
+	size_t n = 0;
+	u32 id;
+
+	if (!strchr(policy, '\n') &&
+	    !(k == FL_KNOB_IDLEST ? fl_idlest_policy_parse(policy, &id) :
+				    fl_tg_policy_parse(policy, &p)))
+		return 0;
+	/* the names and ranges fairlab.ko accepts, from the same tables */
+	names[0] = '\0';
+	if (k == FL_KNOB_IDLEST) {
+		for (id = 0; id < FL_IDLEST_NR_POLICIES; id++)
+			n += snprintf(names + n, sizeof(names) - n, "%s%s", id ? ", " : "",
+				      fl_idlest_policy_names[id]);
+	} else {
+		for (id = 0; id < FL_TG_NR_POLICIES; id++) {
+			const struct fl_tg_policy_desc *d = &fl_tg_policy_descs[id];
+
+			n += snprintf(names + n, sizeof(names) - n, "%s%s", id ? ", " : "", d->name);
+			if (d->has_arg)
+				n += snprintf(names + n, sizeof(names) - n, "[:%u..%u]", d->min, d->max);
+		}
+	}
+	fl_error("%s: '%s' is not a%s %s policy (%s)", what, policy,
+		 k == FL_KNOB_IDLEST ? "n" : "", k == FL_KNOB_IDLEST ? "idlest" : "tg", names);
+	return -1;
+}
+
 int fl_policy_get(enum fl_knob k, char *buf, size_t len)
 {
-	int err = read_line(param_path(k), buf, len);
+	int err = fl_read_line(param_path(k), buf, len);
 
 	if (err) {
 		fl_error("cannot read %s: %s", param_path(k), strerror(-err));
@@ -151,10 +215,11 @@ int fl_policy_set(enum fl_knob k, const char *policy)
 
 static int trigger(const char *file)
 {
-	char path[128];
+	char rel[128], path[4096];
 	int err;
 
-	snprintf(path, sizeof(path), FL_SYSFS "/%s", file);
+	snprintf(rel, sizeof(rel), FL_SYSFS "/%s", file);
+	fl_sys_path(path, sizeof(path), rel);
 	err = write_str(path, "1\n");
 	if (err) {
 		fl_error("writing 1 to %s failed: %s", path, strerror(-err));

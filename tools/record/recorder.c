@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -18,23 +19,28 @@
 #include "live.h"
 #include "reader.h"
 #include "recorder.h"
+#include "state.h"
 
 volatile sig_atomic_t fl_rec_interrupted;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	fl_rec_interrupted = 1;
+	fl_rec_interrupted = sig;
 }
 
 void fl_rec_catch_signals(void)
 {
 	/* no SA_RESTART: a signal ends the sleeps below early */
 	struct sigaction sa = { .sa_handler = on_signal };
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	size_t i;
 
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	/* after a hang-up, a write to the gone terminal must fail, not kill
+	 * the process before it restores the policy */
+	signal(SIGPIPE, SIG_IGN);
 }
 
 static double now_s(void)
@@ -139,14 +145,18 @@ static void log_tail(const char *log)
 	fclose(f);
 }
 
-/* trace-cmd record in its own process group: a Ctrl-C at the terminal
- * must not stop it before the closing audit is in the buffer. */
+/*
+ * trace-cmd record in its own process group: a Ctrl-C at the terminal
+ * must not stop it before the closing audit is in the buffer.  It gets
+ * SIGINT when this process dies (kill -9, a crash), which ends it as a
+ * normal stop does: no orphan filling the disk.
+ */
 static pid_t start_trace_cmd(const struct fl_rec_opts *o, const char *log)
 {
 	char bufarg[32];
 	const char *argv[64];
 	int n = 0, i, fd;
-	pid_t pid;
+	pid_t pid, parent = getpid();
 
 	snprintf(bufarg, sizeof(bufarg), "%ld", o->buf_kb ? o->buf_kb : fl_rec_buf_kb());
 	argv[n++] = "trace-cmd";
@@ -181,6 +191,9 @@ static pid_t start_trace_cmd(const struct fl_rec_opts *o, const char *log)
 	}
 	if (!pid) {
 		setpgid(0, 0);
+		/* the parent may have died before the death signal was set */
+		if (prctl(PR_SET_PDEATHSIG, SIGINT) || getppid() != parent)
+			_exit(126);
 		dup2(fd, 1);
 		dup2(fd, 2);
 		fd = open("/dev/null", O_RDONLY);
@@ -191,6 +204,7 @@ static pid_t start_trace_cmd(const struct fl_rec_opts *o, const char *log)
 		_exit(127);
 	}
 	close(fd);
+	fl_state_recorder(pid, o->out);
 	return pid;
 }
 
@@ -252,7 +266,7 @@ static int run_workload(const struct fl_rec_opts *o, struct fl_rec_result *res)
 			break;
 		nap_ms(20);
 	}
-	res->interrupted = fl_rec_interrupted;
+	res->interrupted = fl_rec_interrupted != 0;
 	if (!pid)
 		return 0;
 	/* SIGINT first (a signal sent to fairlab alone does not reach CMD),
@@ -351,6 +365,7 @@ int fl_record(const struct fl_rec_opts *o, struct fl_rec_result *res)
 			fl_error("trace-cmd record exited before tracing (log: %s):", log);
 		}
 		log_tail(log);
+		fl_state_recorder(0, o->out);
 		return -1;
 	}
 	/*
@@ -365,9 +380,11 @@ int fl_record(const struct fl_rec_opts *o, struct fl_rec_result *res)
 	/* the closing snapshot: exact tg->load_avg against the sums */
 	if (fl_live_audit())
 		ret = -1;
-	if (stop_trace_cmd(tc, log))
+	ret |= stop_trace_cmd(tc, log);
+	fl_state_recorder(0, o->out);
+	if (ret)
 		return -1;
-	if (ret || count(o->out, res))
+	if (count(o->out, res))
 		return -1;
 	unlink(log);
 	if (!o->quiet)

@@ -32,7 +32,7 @@ struct fl_rec_result {
 	unsigned long long lost;	/* events the ring buffer lost */
 	long long size;			/* bytes */
 	int cmd_status;			/* wait status of CMD; 0 without one */
-	bool interrupted;		/* SIGINT/SIGTERM ended the workload */
+	bool interrupted;		/* a signal (fl_rec_interrupted) ended the workload */
 };
 
 /*
@@ -48,7 +48,12 @@ int fl_rec_option(int c, const char *arg, struct fl_rec_opts *o, const char *cmd
  */
 int fl_rec_command(int argc, char **argv, struct fl_rec_opts *o, const char *cmd);
 
-/* Set by SIGINT and SIGTERM once fl_rec_catch_signals() has run. */
+/*
+ * The signal, SIGINT, SIGTERM, SIGHUP or SIGQUIT, that asked the recording
+ * to stop once fl_rec_catch_signals() has run (0: none).  Each ends it as
+ * Ctrl-C does: workload stopped, closing audit, trace-cmd stopped, policy
+ * restored.  SIGPIPE is ignored from then on.
+ */
 extern volatile sig_atomic_t fl_rec_interrupted;
 void fl_rec_catch_signals(void);
 

@@ -228,19 +228,24 @@ static struct fa_event rd_t(u64 ts, s32 cpu, s32 cfs_cpu, s64 tg_load_avg,
  *  recorded  stock: W0, W1 (transfer), W0 (u3: transfer), R0 (hit), R1
  *            (transfer: 0 modified it): 3, 1 by a read; the engine's.
  */
+static void reads_records(struct fa_event ev[6])
+{
+	ev[0] = upd_t(0 * MS, 0, 0, 100, 0, true, 100, FL_SINCE_NEVER, FL_TG_STOCK, 0, 4);
+	ev[1] = upd_t(10 * MS, 1, 1, 200, 0, true, 300, FL_SINCE_NEVER, FL_TG_STOCK, 0, 4);
+	ev[2] = upd_t(20 * MS, 0, 1, 210, 200, true, 310, 10 * MS, FL_TG_STOCK, 0, 4);
+	ev[3] = rd_t(30 * MS, 0, 0, 310, 100, 100, 330, 1);
+	ev[4] = rd_t(50 * MS, 1, 1, 310, 210, 210, 693, 1);
+	ev[5] = upd_t(60 * MS, 0, 0, 100, 100, false, 310, 60 * MS, FL_TG_STOCK, 0, 4);
+}
+
 static void test_reads(void)
 {
 	const struct fl_tg_policy pol[] = { { FL_TG_FIXED, 16 }, { FA_REPLAY_RECORDED, 0 } };
-	struct fa_event ev[] = {
-		upd_t(0 * MS, 0, 0, 100, 0, true, 100, FL_SINCE_NEVER, FL_TG_STOCK, 0, 4),
-		upd_t(10 * MS, 1, 1, 200, 0, true, 300, FL_SINCE_NEVER, FL_TG_STOCK, 0, 4),
-		upd_t(20 * MS, 0, 1, 210, 200, true, 310, 10 * MS, FL_TG_STOCK, 0, 4),
-		rd_t(30 * MS, 0, 0, 310, 100, 100, 330, 1),
-		rd_t(50 * MS, 1, 1, 310, 210, 210, 693, 1),
-		upd_t(60 * MS, 0, 0, 100, 100, false, 310, 60 * MS, FL_TG_STOCK, 0, 4),
-	};
+	struct fa_event ev[6];
 	const struct fa_segment *t;
 	struct run x;
+
+	reads_records(ev);
 
 	run(&x, pol, 2, ev, 6);
 	t = fa_engine_total(x.e);
@@ -277,24 +282,21 @@ static void test_reads(void)
 static void test_reads_bad_and_segment_end(void)
 {
 	const struct fl_tg_policy pol[] = { { FL_TG_FIXED, 16 }, { FA_REPLAY_RECORDED, 0 } };
-	struct fa_event ev[] = {
-		upd_t(0 * MS, 0, 0, 100, 0, true, 100, FL_SINCE_NEVER, FL_TG_STOCK, 0, 4),
-		upd_t(10 * MS, 1, 1, 200, 0, true, 300, FL_SINCE_NEVER, FL_TG_STOCK, 0, 4),
-		upd_t(20 * MS, 0, 1, 210, 200, true, 310, 10 * MS, FL_TG_STOCK, 0, 4),
-		rd_t(30 * MS, 0, 0, 310, 100, 100, 330, 1),
-		rd_t(40 * MS, 0, 0, 310, 100, 100, 38010, 2),
-		rd_t(50 * MS, 1, 1, 310, 210, 210, 693, 1),
-		{ 0 },
-		upd_t(60 * MS, 0, 0, 100, 100, false, 310, 60 * MS, FL_TG_STOCK, 0, 4),
-	};
+	struct fa_event base[6], ev[8];
 	const struct fa_segment *t, *f;
 	struct run x;
 
+	reads_records(base);
+	memcpy(ev, base, 4 * sizeof(*ev));	/* u1, u2, u3, r1 */
+	ev[4] = rd_t(40 * MS, 0, 0, 310, 100, 100, 38010, 2);
+	ev[5] = base[4];			/* r2 */
+	memset(&ev[6], 0, sizeof(ev[6]));
 	ev[6].ts = 55 * MS;
 	ev[6].type = FA_EV_POLICY_SWITCH;
 	ev[6].u.policy_switch.kind = FL_KIND_TG;
 	ev[6].u.policy_switch.old_policy = FL_TG_STOCK;
 	ev[6].u.policy_switch.new_policy = FL_TG_FORCE;
+	ev[7] = base[5];			/* u4 */
 	run(&x, pol, 2, ev, 8);
 	t = fa_engine_total(x.e);
 	f = fig(&x, 0);

@@ -175,6 +175,7 @@ static int close_segment(struct fa_engine *e, u64 t)
 			fa_read_advance(e, i, t);
 			fa_err_merge(&s->shares, &s->tgs[i].shares);
 		}
+		fa_read_end(e, i);
 		if (!e->tgtab.tg[i].timed)
 			continue;
 		if (e->cfg.replay)

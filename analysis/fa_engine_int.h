@@ -128,6 +128,8 @@ int fa_coh_note(struct fa_engine *e, u32 i, s32 cpu, bool write);
 /* fa_read.c: a tg_read record; group @i's read errors held up to @t. */
 int fa_on_tg_read(struct fa_engine *e, const struct fa_event *ev);
 void fa_read_advance(struct fa_engine *e, u32 i, u64 t);
+/* At a segment's end: group @i's read errors stop holding (fa_read.h). */
+void fa_read_end(struct fa_engine *e, u32 i);
 
 /* fa_audit.c */
 int fa_on_tg_audit(struct fa_engine *e, const struct fa_event *ev);
@@ -200,10 +202,12 @@ int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
 /*
  * A tg_read record of group @i on cfs_rq slot @c, after the engine's own
  * accounting of it (reads change nothing the replay takes from it but the
- * slot's rd_ideal).  -1: no memory.
+ * slot's rd_ideal); @good: it adds up (fa_read_adds_up(); else only its
+ * access to the line counts).  -1: no memory.
  */
 int fa_replay_tg_read(struct fa_replay *r, const struct fa_engine *e, u32 i,
-		      const struct fa_cfs *c, const struct fa_event *ev);
+		      const struct fa_cfs *c, const struct fa_event *ev,
+		      bool good);
 void fa_replay_advance(struct fa_replay *r, const struct fa_engine *e, u32 i,
 		       u64 t);
 int fa_replay_close(struct fa_replay *r, const struct fa_segment *s);

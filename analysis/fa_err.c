@@ -38,14 +38,18 @@ void fa_err_merge(struct fa_err *dst, const struct fa_err *src)
 		dst->max_abs = src->max_abs;
 	if (src->max_rel > dst->max_rel)
 		dst->max_rel = src->max_rel;
+	if (src->max_bnd > dst->max_bnd)
+		dst->max_bnd = src->max_bnd;
 	dst->abs_time += src->abs_time;
 	dst->rel_time += src->rel_time;
+	dst->bnd_time += src->bnd_time;
 	dst->time_ns = dst->time_ns + src->time_ns < dst->time_ns ? UINT64_MAX :
 		       dst->time_ns + src->time_ns;
 	dst->rel_time_ns = dst->rel_time_ns + src->rel_time_ns < dst->rel_time_ns ?
 			   UINT64_MAX : dst->rel_time_ns + src->rel_time_ns;
 	fa_hist_merge(&dst->abs, &src->abs);
 	fa_hist_merge(&dst->rel, &src->rel);
+	fa_hist_merge(&dst->bnd, &src->bnd);
 }
 
 double fa_err_mean_abs(const struct fa_err *e)
@@ -66,9 +70,30 @@ u64 fa_err_p_abs(const struct fa_err *e, double p)
 	return v > e->max_abs ? e->max_abs : v;
 }
 
+/*
+ * A percentile in ppm read back from @h as a fraction: its bucket's upper
+ * edge, which may lie above anything seen, capped at the maximum @max.
+ * Every value counted in @h was also reached (fa_err_point*()), so the
+ * cap never falls below a counted value and p <= max holds.
+ */
+static double p_frac(const struct fa_hist *h, double max, double p)
+{
+	double v = (double)fa_hist_percentile(h, p) / FA_REL_SCALE;
+
+	return v > max ? max : v;
+}
+
 double fa_err_p_rel(const struct fa_err *e, double p)
 {
-	double v = (double)fa_hist_percentile(&e->rel, p) / FA_REL_SCALE;
+	return p_frac(&e->rel, e->max_rel, p);
+}
 
-	return v > e->max_rel ? e->max_rel : v;
+double fa_err_mean_bnd(const struct fa_err *e)
+{
+	return e->time_ns ? e->bnd_time / (double)e->time_ns : 0.0;
+}
+
+double fa_err_p_bnd(const struct fa_err *e, double p)
+{
+	return p_frac(&e->bnd, e->max_bnd, p);
 }

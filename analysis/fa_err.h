@@ -24,6 +24,14 @@ struct fa_err {
 	u64 rel_time_ns;	/* part of it with sum(load) > 0 */
 	struct fa_hist abs;	/* |E|, weight ns */
 	struct fa_hist rel;	/* |E|/sum(load) in parts per million, weight ns */
+	/*
+	 * A bounded form, |E| / a scale fixed per value (the shares error's:
+	 * tg->shares, fa_read.h), kept by callers that give one
+	 * (fa_err_val_bnd()); it holds over the whole time_ns.
+	 */
+	double max_bnd;		/* fraction */
+	double bnd_time;	/* integral of |E|/scale dt, ns */
+	struct fa_hist bnd;	/* |E|/scale in parts per million, weight ns */
 };
 
 /* The relative histogram's unit: parts per million. */
@@ -46,14 +54,19 @@ struct fa_err_val {
 	u64 abs;		/* |E| */
 	double a;		/* |E| as a double */
 	double rel;		/* |E| / sum(load), when has_rel */
-	u32 ia, ir;		/* histogram buckets of |E| and of rel (ppm) */
+	double bnd;		/* |E| / scale (fa_err_val_bnd()), else 0 */
+	u32 ia, ir, ib;		/* histogram buckets of |E|, rel and bnd (ppm) */
 	bool has_rel;		/* sum(load) > 0 */
 };
 
-/* |E|/sum(load) in ppm, saturated so that it always fits the histogram. */
+/*
+ * |E|/sum(load) in ppm, rounded up (a bucket's upper edge is then never
+ * below a value counted in it) and saturated so that it always fits the
+ * histogram.
+ */
 static inline u64 fa_err_rel_ppm(double rel)
 {
-	double ppm = rel * FA_REL_SCALE;
+	double ppm = __builtin_ceil(rel * FA_REL_SCALE);
 
 	/* (s64): below 2^63, the same value, and no branch to convert */
 	return ppm >= 9.0e18 ? (u64)9.0e18 : (u64)(s64)ppm;
@@ -78,8 +91,20 @@ static inline void fa_err_val(struct fa_err_val *v, s64 err, s64 sum_load)
 	v->has_rel = sum_load > 0;
 	v->rel = 0;
 	v->ir = 0;
+	v->bnd = 0;
+	v->ib = 0;
 	if (v->has_rel)
 		fa_err_val_rel(v, v->a, sum_load);
+}
+
+/*
+ * The bounded form of |E| as a double @a: @a / @scale (@scale > 0; the
+ * caller makes sure of it), and its bucket in ppm.
+ */
+static inline void fa_err_val_bnd(struct fa_err_val *v, double a, s64 scale)
+{
+	v->bnd = a / (double)scale;
+	v->ib = fa_hist_index(fa_err_rel_ppm(v->bnd));
 }
 
 /*
@@ -103,6 +128,21 @@ static inline void fa_err_span_rel(struct fa_err *e, double *rel_time,
 	fa_hist_add_bucket(&e->rel, ir, dt);
 }
 
+/* The bounded form held for @dt ns (fa_err_span_abs()'s, for bnd). */
+static inline void fa_err_span_bnd(struct fa_err *e, double *bnd_time,
+				   double bnd, u32 ib, u64 dt, double dtd)
+{
+	*bnd_time += bnd * dtd;
+	fa_hist_add_bucket(&e->bnd, ib, dt);
+}
+
+/* A bounded value @bnd reached. */
+static inline void fa_err_point_bnd(struct fa_err *e, double bnd)
+{
+	if (bnd > e->max_bnd)
+		e->max_bnd = bnd;
+}
+
 /* A relative value @rel reached (fa_err_point_val()'s relative half). */
 static inline void fa_err_point_rel(struct fa_err *e, double rel)
 {
@@ -117,11 +157,15 @@ static inline void fa_err_point_val(struct fa_err *e, const struct fa_err_val *v
 		e->max_abs = v->abs;
 	if (v->has_rel)
 		fa_err_point_rel(e, v->rel);
+	fa_err_point_bnd(e, v->bnd);
 }
 
 double fa_err_mean_abs(const struct fa_err *e);	/* load units */
 double fa_err_mean_rel(const struct fa_err *e);	/* fraction */
 u64 fa_err_p_abs(const struct fa_err *e, double p);	/* load units */
 double fa_err_p_rel(const struct fa_err *e, double p);	/* fraction */
+/* The bounded form's (over time_ns): fractions. */
+double fa_err_mean_bnd(const struct fa_err *e);
+double fa_err_p_bnd(const struct fa_err *e, double p);
 
 #endif /* FA_ERR_H */

@@ -19,19 +19,39 @@ s64 fa_calc_group_shares(s64 tg_load_avg, s64 contrib, s64 load,
 	/* LONG_MIN / -1 traps in C; the kernel's cannot be reached there */
 	if (tg_weight && !(tg_weight == -1 && shares == INT64_MIN))
 		shares /= tg_weight;
-	if (shares > tg_shares)		/* clamp_t(long, ...) */
-		shares = tg_shares;
-	if (shares < FA_MIN_SHARES)
-		shares = FA_MIN_SHARES;
-	return shares;
+	/* clamp_t(long, shares, MIN_SHARES, tg_shares): __clamp() tests hi first */
+	if (shares >= tg_shares)
+		return tg_shares;
+	return shares <= FA_MIN_SHARES ? FA_MIN_SHARES : shares;
+}
+
+s64 fa_ideal_shares(s64 others_load, s64 load, s64 tg_shares)
+{
+	/* tg->load_avg - contrib + load with tg->load_avg - contrib = others' */
+	return fa_calc_group_shares(others_load, 0, load, tg_shares);
+}
+
+bool fa_read_adds_up(const struct fa_tg_read *r)
+{
+	return (s64)r->tg_shares >= FA_MIN_SHARES &&
+	       fa_calc_group_shares(r->tg_load_avg, (s64)r->contrib,
+				    (s64)r->load, (s64)r->tg_shares) == r->shares;
 }
 
 /* The error of @c's last read held from its read until @t. */
 static void read_span(struct fa_tg_seg *ts, struct fa_cfs *c, u64 t)
 {
+	struct fa_err_val v;
+	u64 dt;
+
 	if (!c->rd_seen || t <= c->rd_ts)
 		return;
-	fa_err_span(&ts->shares, c->rd_diff, c->rd_ideal, t - c->rd_ts);
+	dt = t - c->rd_ts;
+	fa_err_span(&ts->shares, c->rd_diff, c->rd_ideal, dt);
+	fa_shares_val(&v, c->rd_diff, c->rd_ideal, c->rd_scale);
+	fa_err_span_bnd(&ts->shares, &ts->shares.bnd_time, v.bnd, v.ib, dt,
+			(double)dt);
+	ts->shares.bnd.total = fa_hist_sat_add(ts->shares.bnd.total, dt);
 	c->rd_ts = t;
 }
 
@@ -42,6 +62,15 @@ void fa_read_advance(struct fa_engine *e, u32 i, u64 t)
 
 	for (k = 0; k < g->nr_cfs; k++)
 		read_span(&e->seg.tgs[i], &g->cfs[k], t);
+}
+
+void fa_read_end(struct fa_engine *e, u32 i)
+{
+	struct fa_tg *g = &e->tgtab.tg[i];
+	u32 k;
+
+	for (k = 0; k < g->nr_cfs; k++)
+		g->cfs[k].rd_seen = false;
 }
 
 /* A gap in the executing CPU's read count: reads not recorded. */
@@ -75,8 +104,10 @@ int fa_on_tg_read(struct fa_engine *e, const struct fa_event *ev)
 	struct fa_segment *s = &e->seg;
 	struct fa_tg_seg *ts;
 	struct fa_cfs *c;
+	struct fa_err_val v;
 	struct fa_tg *g;
 	s64 i, ideal;
+	bool good;
 
 	if (ev->cpu < 0 || ev->cpu >= FA_MAX_CPUS ||
 	    r->cfs_cpu < 0 || r->cfs_cpu >= FA_MAX_CPUS) {
@@ -99,26 +130,36 @@ int fa_on_tg_read(struct fa_engine *e, const struct fa_event *ev)
 		return -1;
 	s->reads++;
 	ts->reads++;
-	if (fa_calc_group_shares(r->tg_load_avg, (s64)r->contrib, (s64)r->load,
-				 (s64)r->tg_shares) != r->shares)
+	/*
+	 * A record that does not add up (its shares do not follow from its
+	 * own fields, or tg->shares below MIN_SHARES) is left out of the
+	 * shares error as if absent: the last good read's error still holds.
+	 */
+	good = fa_read_adds_up(r);
+	if (!good) {
 		s->read_mismatch++;
-	read_span(ts, c, e->now);
-	if (!g->timed) {
+	} else if (!g->timed) {
+		read_span(ts, c, e->now);
 		/* no tg_update of the group yet: no tracked sum to compare */
 		s->read_untracked++;
 		c->rd_seen = false;
 	} else {
+		read_span(ts, c, e->now);
 		ts->reads_tracked++;
-		ideal = fa_calc_group_shares(g->sum_load, (s64)r->contrib,
-					     (s64)r->load, (s64)r->tg_shares);
+		/* sum(load) without this cfs_rq's own term (fa_read.h) */
+		ideal = fa_ideal_shares(sub_w(g->sum_load, c->seen ? c->load : 0),
+					(s64)r->load, (s64)r->tg_shares);
 		c->rd_diff = sub_w(r->shares, ideal);
 		c->rd_ideal = ideal;
+		c->rd_scale = (s64)r->tg_shares;
 		c->rd_ts = e->now;
 		c->rd_seen = true;
-		fa_err_point(&ts->shares, c->rd_diff, c->rd_ideal);
+		fa_shares_val(&v, c->rd_diff, c->rd_ideal, c->rd_scale);
+		fa_err_point_val(&ts->shares, &v);
 	}
 	/* the what-if replay: the same read under each policy (its ideal ours) */
-	if (e->cfg.replay && fa_replay_tg_read(e->cfg.replay, e, (u32)i, c, ev))
+	if (e->cfg.replay &&
+	    fa_replay_tg_read(e->cfg.replay, e, (u32)i, c, ev, good))
 		return -1;
 	return 0;
 }

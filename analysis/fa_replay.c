@@ -34,8 +34,8 @@ struct rp_cfs {
  * until its next read), worked out at the read (fa_err_val()).
  */
 struct rp_rd {
-	double a, rel;		/* |given - ideal|, and / ideal */
-	u32 ia, ir;		/* their histogram buckets */
+	double a, rel, b;	/* |given - ideal|, / ideal, / tg_shares */
+	u32 ia, ir, ib;		/* their histogram buckets */
 };
 
 /*
@@ -43,7 +43,7 @@ struct rp_rd {
  * open segment (per group, summed as the engine does).
  */
 struct rp_gs {
-	double sh_abs_time, sh_rel_time;
+	double sh_abs_time, sh_rel_time, sh_bnd_time;
 };
 
 /* One cfs_rq under one policy. */
@@ -531,6 +531,8 @@ static void advance_reads(struct fa_replay *r, struct rp_tg *t, u64 t_end)
 					rd[p].ia, dt, (double)dt);
 			fa_err_span_rel(r->pol[p].sh, &t->gs[p].sh_rel_time, rd[p].rel,
 					rd[p].ir, dt, (double)dt);
+			fa_err_span_bnd(r->pol[p].sh, &t->gs[p].sh_bnd_time, rd[p].b,
+					rd[p].ib, dt, (double)dt);
 		}
 		c->rd_ts = t_end;
 	}
@@ -824,7 +826,9 @@ replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 	struct fa_err_val v;
 	u32 p;
 
-	fa_err_val(&v, sub_w(shares, ideal), ideal);
+	/* an untimed group has no ideal (nor a checked tg_shares) */
+	if (timed)
+		fa_shares_val(&v, sub_w(shares, ideal), ideal, tg_shares);
 	for (p = pt->lo; p < pt->hi; p++) {
 		struct rp_pol *rp = &pol[p];
 		struct rp_rd *q = &rd[p];
@@ -838,6 +842,7 @@ replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 				fa_err_span_abs(rp->sh, &g->sh_abs_time, q->a,
 						q->ia, dt, dtd);
 			fa_err_span_rel(rp->sh, &g->sh_rel_time, q->rel, q->ir, dt, dtd);
+			fa_err_span_bnd(rp->sh, &g->sh_bnd_time, q->b, q->ib, dt, dtd);
 		}
 		if (!timed)
 			continue;
@@ -849,11 +854,14 @@ replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 			pcon = cseen ? add_w(rcon, sub_w(cp[p].contrib, kcon)) : rcon;
 			given = fa_calc_group_shares(ptla, pcon, load, tg_shares);
 			if (abs) {
-				fa_err_val(&v, sub_w(given, ideal), ideal);
+				fa_shares_val(&v, sub_w(given, ideal), ideal,
+					      tg_shares);
 			} else {
-				/* ideal >= FA_MIN_SHARES > 0 */
-				fa_err_val_rel(&v, (double)abs_w(sub_w(given, ideal)),
-					       ideal);
+				/* ideal >= FA_MIN_SHARES > 0, tg_shares too */
+				double a = (double)abs_w(sub_w(given, ideal));
+
+				fa_err_val_rel(&v, a, ideal);
+				fa_err_val_bnd(&v, a, tg_shares);
 			}
 		}
 		if (abs) {
@@ -862,9 +870,12 @@ replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 			q->ia = v.ia;
 		} else {
 			fa_err_point_rel(rp->sh, v.rel);
+			fa_err_point_bnd(rp->sh, v.bnd);
 		}
 		q->rel = v.rel;
 		q->ir = v.ir;
+		q->b = v.bnd;
+		q->ib = v.ib;
 	}
 }
 
@@ -1114,7 +1125,8 @@ int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
 }
 
 int fa_replay_tg_read(struct fa_replay *r, const struct fa_engine *e, u32 i,
-		      const struct fa_cfs *c, const struct fa_event *ev)
+		      const struct fa_cfs *c, const struct fa_event *ev,
+		      bool good)
 {
 	const struct fa_tg_read *rd = &ev->u.tg_read;
 	const struct fa_tg *g = &e->tgtab.tg[i];
@@ -1141,13 +1153,18 @@ int fa_replay_tg_read(struct fa_replay *r, const struct fa_engine *e, u32 i,
 	x->rd_tg_shares = (s64)rd->tg_shares;
 	x->rd_shares = rd->shares;
 	x->rd_kerr = g->err;
-	x->rd_timed = g->timed;
+	/* a record that does not add up: the line's read only, as if absent */
+	x->rd_timed = good && g->timed;
+	x->rd_dt = 0;
+	x->dtd = 0;
+	x->rd_ideal = c->rd_ideal;	/* the engine's, when timed */
+	if (!good)
+		return push(r, x);
 	/* the engine's read_span() and rd_* of this cfs_rq (fa_read.c) */
 	x->rd_dt = kc->rd_seen && e->now > kc->rd_ts ? e->now - kc->rd_ts : 0;
 	x->dtd = (double)x->rd_dt;
 	kc->rd_ts = e->now;
 	kc->rd_seen = g->timed;
-	x->rd_ideal = c->rd_ideal;	/* the engine's, when timed */
 	if (!g->timed)
 		r->read_untracked++;
 	return push(r, x);
@@ -1176,6 +1193,7 @@ int fa_replay_close(struct fa_replay *r, const struct fa_segment *s)
 		seg.rel_time = 0;
 		sh.abs_time = 0;
 		sh.rel_time = 0;
+		sh.bnd_time = 0;
 		for (i = 0; i < r->ntg; i++) {
 			struct rp_tg *t = &r->tg[i];
 
@@ -1185,10 +1203,12 @@ int fa_replay_close(struct fa_replay *r, const struct fa_segment *s)
 			seg.rel_time += t->gc[p].rel_time;
 			sh.abs_time += t->gs[p].sh_abs_time;
 			sh.rel_time += t->gs[p].sh_rel_time;
+			sh.bnd_time += t->gs[p].sh_bnd_time;
 			t->gp[p].abs_time = 0;
 			t->gc[p].rel_time = 0;
 			t->gs[p].sh_abs_time = 0;
 			t->gs[p].sh_rel_time = 0;
+			t->gs[p].sh_bnd_time = 0;
 		}
 		fa_err_merge(&f->err, &seg);
 		/* the shares error as the engine merges it (fa_read.c) */
@@ -1197,6 +1217,8 @@ int fa_replay_close(struct fa_replay *r, const struct fa_segment *s)
 						      s->shares.abs.total);
 		f->shares.rel.total = fa_hist_sat_add(f->shares.rel.total,
 						      s->shares.rel.total);
+		f->shares.bnd.total = fa_hist_sat_add(f->shares.bnd.total,
+						      s->shares.bnd.total);
 		f->reads = r->reads;
 		f->read_untracked = r->read_untracked;
 		memcpy(f->coh, r->pol[p].coh, sizeof(f->coh));
@@ -1220,6 +1242,14 @@ int fa_replay_close(struct fa_replay *r, const struct fa_segment *s)
 		 */
 		x->diverged = r->pol[p].writes - r->pol[p].both +
 			      (r->rec_writes - r->pol[p].both);
+	}
+	/* the reads' errors end with the segment (fa_read.h), as the engine's */
+	for (i = 0; i < r->ntg; i++) {
+		struct rp_tg *t = &r->tg[i];
+		u32 k;
+
+		for (k = 0; k < t->nr_cfs && t->cfs; k++)
+			t->cfs[k].rd_seen = false;
 	}
 	r->started = true;
 	return 0;

@@ -24,6 +24,7 @@ struct fa_cfs {
 	/* The last tg_read of this cfs_rq: its shares error, held since rd_ts. */
 	s64 rd_diff;		/* shares given - shares ideal */
 	s64 rd_ideal;		/* shares ideal (>= FA_MIN_SHARES) */
+	s64 rd_scale;		/* tg_shares read (>= FA_MIN_SHARES) */
 	u64 rd_ts;
 	bool rd_seen;
 };

@@ -30,8 +30,9 @@ static void help(FILE *f)
 "(group:PATH.figure) follow for the groups present in every run, the busiest\n"
 "(by BASE writes/s) first.  The unit is the end of each figure's name: _n count,\n"
 "_s seconds, _per_s per second of trace time, _pct percent, _load load units.\n"
-"The headline error is the shares error (shares_err_rel_*_pct, from tg_read\n"
-"records: see fairlab report --help); |E| (err_*_load) stays beside it.\n"
+"The headline error is the shares error (shares_err_*_pct, % of tg->shares,\n"
+"from tg_read records: see fairlab report --help), its relative form\n"
+"(shares_err_rel_*_pct, % of the ideal weight) and |E| (err_*_load) beside it.\n"
 "\n"
 "options:\n"
 "  --segment=N    compare segment N (0 = first) of every recording instead of\n"
@@ -54,9 +55,10 @@ FL_MACHINE_HELP
 /* Figures of one task group compared across runs. */
 static const char *const group_keys[] = {
 	"writes_per_s", "switches_per_s", "err_mean_load", "err_p99_load",
+	"shares_err_mean_pct", "shares_err_p99_pct",
 	"shares_err_rel_mean_pct", "shares_err_rel_p99_pct",
 };
-#define NR_GROUP_KEYS 6
+#define NR_GROUP_KEYS 8
 #define PATH_MAX_LEN 192
 
 struct group_fig {
@@ -99,10 +101,10 @@ static void take(struct run_fig *r, const struct fa_segment *s)
 		gf->v[2] = fa_err_mean_abs(&t->err);
 		gf->v[3] = (double)fa_err_p_abs(&t->err, 0.99);
 		/* the shares error (fa_read.h): unknown without reads */
-		gf->v[4] = t->shares.rel_time_ns ?
-			   100.0 * fa_err_mean_rel(&t->shares) : NAN;
-		gf->v[5] = t->shares.rel_time_ns ?
-			   100.0 * fa_err_p_rel(&t->shares, 0.99) : NAN;
+		gf->v[4] = fl_shares_mean(&t->shares);
+		gf->v[5] = fl_shares_p(&t->shares, 0.99);
+		gf->v[6] = fl_shares_rel_mean(&t->shares);
+		gf->v[7] = fl_shares_rel_p(&t->shares, 0.99);
 		r->ngroups++;
 	}
 }

@@ -47,13 +47,17 @@ static void help(FILE *f)
 "  attempts, writes       tg_update attempts, and those that would publish\n"
 "  write%                 writes per attempt\n"
 "  switches, xnode        writer switches (the raw, write-only contention\n"
-"                         figure), and those across NUMA nodes\n"
+"                         figure), and those across NUMA nodes ('-': unknown,\n"
+"                         a CPU no cpu_topology record placed, as report)\n"
 "  reads                  tg_read records (the same under every policy)\n"
 "  transfers              modeled line transfers of tg->load_avg, reads and\n"
 "                         writes (a MODEL, a lower bound: fairlab report --help)\n"
 "  cost                   their modeled cost on --machine's latencies, ns/s\n"
-"  sh.max, mean, p99      shares error |given - ideal| / ideal (%), time-\n"
-"                         weighted over cfs_rq-time (as report); '-' without reads\n"
+"  sh.max, mean, p50, p99 shares error |given - ideal| / tg->shares (% of\n"
+"                         tg->shares, bounded: the headline), time-weighted\n"
+"                         over cfs_rq-time (as report); '-' without reads\n"
+"  sh.rel.max, mean, p99  the same relative to the ideal weight (% of ideal,\n"
+"                         unbounded: a secondary figure)\n"
 "  |E| max, mean, p99     accumulated error tg->load_avg - sum(load), load units;\n"
 "                         mean and p99 time-weighted per group (as report)\n"
 "  rel.mean               |E| / sum(load), time-weighted (with --rel only)\n"
@@ -85,7 +89,8 @@ static void help(FILE *f)
 "                   switches), xnode (cross-node switches), transfers (modeled\n"
 "                   line transfers), modeled (their cost on --machine, ns/s)\n"
 "  --error=KIND     the frontier's error, a time-weighted mean: abs (|E|, load;\n"
-"                   the default) or shares (the shares error, %; needs reads)\n"
+"                   the default) or shares (the shares error, % of\n"
+"                   tg->shares; needs reads)\n"
 FL_MACHINE_HELP
 "  -o, --output=DIR also plot: DIR/whatif.png/.svg, mean error against the cost,\n"
 "                   every policy a point, the frontier a line (data whatif.tsv,\n"
@@ -114,13 +119,17 @@ static const struct fl_col cols[] = {
 	{ "writes_per_s", "writes(1/s)", FL_DBL, 1, 0 },
 	{ "switches_n", "switches(n)", FL_U64, 0, 0 },
 	{ "switches_per_s", "switches(1/s)", FL_DBL, 1, 0 },
-	{ "xnode_switches_n", "xnode(n)", FL_U64, 0, 0 },
+	{ "xnode_switches_n", "xnode(n)", FL_DBL, 0, 0 },
 	{ "reads_n", "reads(n)", FL_DBL, 0, 0 },
 	{ "coh_transfers_n", "transfers(n)", FL_DBL, 0, 0 },
 	{ "coh_cost_ns_per_s", "cost(ns/s)", FL_DBL, 1, 0 },
-	{ "shares_err_rel_max_pct", "sh.max(%)", FL_DBL, 3, 0 },
-	{ "shares_err_rel_mean_pct", "sh.mean(%)", FL_DBL, 3, 0 },
-	{ "shares_err_rel_p99_pct", "sh.p99(%)", FL_DBL, 3, 0 },
+	{ "shares_err_max_pct", "sh.max(%tgs)", FL_DBL, 3, 0 },
+	{ "shares_err_mean_pct", "sh.mean(%tgs)", FL_DBL, 4, 0 },
+	{ "shares_err_p50_pct", "sh.p50(%tgs)", FL_DBL, 3, 0 },
+	{ "shares_err_p99_pct", "sh.p99(%tgs)", FL_DBL, 3, 0 },
+	{ "shares_err_rel_max_pct", "sh.rel.max(%ideal)", FL_DBL, 2, 0 },
+	{ "shares_err_rel_mean_pct", "sh.rel.mean(%ideal)", FL_DBL, 3, 0 },
+	{ "shares_err_rel_p99_pct", "sh.rel.p99(%ideal)", FL_DBL, 2, 0 },
 	{ "err_max_load", "|E|max(load)", FL_U64, 0, 0 },
 	{ "err_mean_load", "|E|mean(load)", FL_DBL, 2, 0 },
 	{ "err_p99_load", "|E|p99(load)", FL_U64, 0, 0 },
@@ -152,10 +161,14 @@ static void row(struct fl_emit *em, const struct fl_whatif *w, u32 i)
 	v[k++] = fl_v_dbl(fa_segment_rate(f, f->writes));
 	v[k++] = fl_v_u64(f->switches);
 	v[k++] = fl_v_dbl(fa_segment_rate(f, f->switches));
-	v[k++] = fl_v_u64(f->xnode);
+	v[k++] = fl_v_dbl(metric("xnode_switches_n", f));
 	v[k++] = fl_v_dbl(metric("reads_n", f));
 	v[k++] = fl_v_dbl(metric("coh_transfers_n", f));
 	v[k++] = fl_v_dbl(metric("coh_cost_ns_per_s", f));
+	v[k++] = fl_v_dbl(metric("shares_err_max_pct", f));
+	v[k++] = fl_v_dbl(metric("shares_err_mean_pct", f));
+	v[k++] = fl_v_dbl(metric("shares_err_p50_pct", f));
+	v[k++] = fl_v_dbl(metric("shares_err_p99_pct", f));
 	v[k++] = fl_v_dbl(metric("shares_err_rel_max_pct", f));
 	v[k++] = fl_v_dbl(metric("shares_err_rel_mean_pct", f));
 	v[k++] = fl_v_dbl(metric("shares_err_rel_p99_pct", f));
@@ -278,7 +291,7 @@ static int plot(const struct fl_whatif *w, const char *dir, const char *prog,
 		double c = fl_whatif_cost_of(&x->fig, cost);
 		double er = fl_whatif_error_of(&x->fig, w->error);
 
-		if (x->policy.id == FA_REPLAY_RECORDED || isnan(er))
+		if (x->policy.id == FA_REPLAY_RECORDED || isnan(er) || isnan(c))
 			continue;
 		fprintf(f, "%s\t%.6g\t%.6g\t%d\n", fl_whatif_label(&x->policy, name, sizeof(name)),
 			cost == FL_COST_MODELED ? c : fl_pct((u64)c, x->fig.attempts),

@@ -30,9 +30,13 @@ static const struct fl_col group_cols[] = {
 	{ "switches_n", "switches(n)", FL_U64, 0, 0 },
 	{ "xnode_switches_n", "xnode(n)", FL_U64, 0, 0 },
 	{ "reads_n", "reads(n)", FL_U64, 0, 0 },
-	{ "shares_err_rel_max_pct", "shares.max(%)", FL_DBL, 2, 0 },
-	{ "shares_err_rel_mean_pct", "shares.mean(%)", FL_DBL, 2, 0 },
-	{ "shares_err_rel_p99_pct", "shares.p99(%)", FL_DBL, 2, 0 },
+	{ "shares_err_max_pct", "sh.max(%tgs)", FL_DBL, 3, 0 },
+	{ "shares_err_mean_pct", "sh.mean(%tgs)", FL_DBL, 3, 0 },
+	{ "shares_err_p50_pct", "sh.p50(%tgs)", FL_DBL, 3, 0 },
+	{ "shares_err_p99_pct", "sh.p99(%tgs)", FL_DBL, 3, 0 },
+	{ "shares_err_rel_max_pct", "sh.rel.max(%ideal)", FL_DBL, 2, 0 },
+	{ "shares_err_rel_mean_pct", "sh.rel.mean(%ideal)", FL_DBL, 2, 0 },
+	{ "shares_err_rel_p99_pct", "sh.rel.p99(%ideal)", FL_DBL, 2, 0 },
 	{ "err_max_load", "|E|max(load)", FL_U64, 0, 0 },
 	{ "err_mean_load", "|E|mean(load)", FL_DBL, 1, 0 },
 	{ "err_p99_load", "|E|p99(load)", FL_U64, 0, 0 },
@@ -92,9 +96,13 @@ static void emit_groups(struct fl_report *r, struct fl_emit *em,
 		v[k++] = fl_v_u64(t->switches);
 		v[k++] = t->xnode_unknown ? fl_v_none() : fl_v_u64(t->xnode);
 		v[k++] = fl_v_u64(t->reads);
+		v[k++] = fl_v_dbl(t->reads_tracked ? 100.0 * t->shares.max_bnd : NAN);
+		v[k++] = fl_v_dbl(fl_shares_mean(&t->shares));
+		v[k++] = fl_v_dbl(fl_shares_p(&t->shares, 0.50));
+		v[k++] = fl_v_dbl(fl_shares_p(&t->shares, 0.99));
 		v[k++] = fl_v_dbl(t->reads_tracked ? 100.0 * t->shares.max_rel : NAN);
-		v[k++] = fl_v_dbl(t->shares.rel_time_ns ? 100.0 * fa_err_mean_rel(&t->shares) : NAN);
-		v[k++] = fl_v_dbl(t->shares.rel_time_ns ? 100.0 * fa_err_p_rel(&t->shares, 0.99) : NAN);
+		v[k++] = fl_v_dbl(fl_shares_rel_mean(&t->shares));
+		v[k++] = fl_v_dbl(fl_shares_rel_p(&t->shares, 0.99));
 		v[k++] = fl_v_u64(t->err.max_abs);
 		v[k++] = fl_v_dbl(fa_err_mean_abs(&t->err));
 		v[k++] = fl_v_u64(fa_err_p_abs(&t->err, 0.99));
@@ -336,21 +344,21 @@ static void emit_hist(struct fl_report *r, struct fl_emit *em,
 /* ---- shares error histogram ------------------------------------------- */
 
 static const struct fl_col shist_cols[] = {
-	{ "from_pct", "err>=(%)", FL_DBL, 4, 0 },
-	{ "to_pct", "err<(%)", FL_DBL, 4, 0 },
+	{ "from_pct", "err>=(%tgs)", FL_DBL, 4, 0 },
+	{ "to_pct", "err<(%tgs)", FL_DBL, 4, 0 },
 	{ "time_s", "time(s)", FL_DBL, 6, 12 },
 	{ "time_pct", "time(%)", FL_DBL, 2, 0 },
 	{ "cum_pct", "cum(%)", FL_DBL, 2, 0 },
 	{ "bar", "", FL_STR, 0, 40 },
 };
 static const struct fl_table shist_table =
-	FL_TABLE("shares_hist", "Shares error |given - ideal|/ideal log2 histogram, time-weighted over all cfs_rqs of all groups (cfs_rq-seconds)",
+	FL_TABLE("shares_hist", "Shares error |given - ideal|/tg->shares (%tgs) log2 histogram, time-weighted over all cfs_rqs of all groups (cfs_rq-seconds)",
 		 shist_cols);
 static const struct fl_table shist_table_data = {
 	"shares_hist", "", FL_NCOLS(shist_cols) - 1, shist_cols,
 };
 
-/* The relative histogram counts parts per million: edges in percent. */
+/* The bounded histogram counts parts per million: edges in percent. */
 static void pct_edges(int k, struct fl_val *v)
 {
 	double ppm_hi = k < 64 ? (double)(1ull << k) : 18446744073709551616.0;
@@ -365,7 +373,7 @@ static void emit_shares_hist(struct fl_report *r, struct fl_emit *em,
 	if (r->fmt == FL_FMT_TEXT && !s->reads)
 		return;
 	em->t = r->fmt == FL_FMT_TEXT ? &shist_table : &shist_table_data;
-	emit_octave_rows(em, &s->shares.rel, pct_edges);
+	emit_octave_rows(em, &s->shares.bnd, pct_edges);
 }
 
 /* ---- audit windows ----------------------------------------------------- */

@@ -20,7 +20,8 @@ double fl_whatif_cost_of(const struct fa_segment *f, enum fl_whatif_cost cost)
 	case FL_COST_SWITCHES:
 		return (double)f->switches;
 	case FL_COST_XNODE:
-		return (double)f->xnode;
+		/* unknown (a CPU no cpu_topology placed) as report's: NaN */
+		return f->xnode_unknown ? NAN : (double)f->xnode;
 	case FL_COST_TRANSFERS:
 		for (d = 0; d < FA_COH_NR; d++)
 			n += f->coh[d];
@@ -73,7 +74,7 @@ const char *fl_whatif_cost_label(enum fl_whatif_cost cost)
 double fl_whatif_error_of(const struct fa_segment *f, enum fl_whatif_error error)
 {
 	if (error == FL_ERROR_SHARES)
-		return f->shares.rel_time_ns ? 100.0 * fa_err_mean_rel(&f->shares) : NAN;
+		return fl_shares_mean(&f->shares);
 	return fa_err_mean_abs(&f->err);
 }
 
@@ -84,7 +85,7 @@ const char *fl_whatif_error_name(enum fl_whatif_error error)
 
 const char *fl_whatif_error_label(enum fl_whatif_error error)
 {
-	return error == FL_ERROR_SHARES ? "time-weighted mean shares error (%)" :
+	return error == FL_ERROR_SHARES ? "time-weighted mean shares error (% of tg->shares)" :
 					  "time-weighted mean |E| (load)";
 }
 
@@ -106,13 +107,14 @@ static void mark_frontier(struct fl_whatif *w, enum fl_whatif_cost cost)
 		double ca = fl_whatif_cost_of(&a->fig, cost);
 		double ea = fl_whatif_error_of(&a->fig, w->error);
 
-		w->front[i] = !is_recorded(a) && !isnan(ea);
+		w->front[i] = !is_recorded(a) && !isnan(ea) && !isnan(ca);
 		for (j = 0; j < n && w->front[i]; j++) {
 			const struct fa_replay_result *b = fa_replay_result(w->r, j);
 			double cb = fl_whatif_cost_of(&b->fig, cost);
 			double eb = fl_whatif_error_of(&b->fig, w->error);
 
-			if (j != i && !is_recorded(b) && !isnan(eb) && cb <= ca && eb <= ea &&
+			if (j != i && !is_recorded(b) && !isnan(eb) && !isnan(cb) &&
+			    cb <= ca && eb <= ea &&
 			    (cb < ca || eb < ea))
 				w->front[i] = false;
 		}

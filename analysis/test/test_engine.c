@@ -829,46 +829,60 @@ static void test_calc_group_shares(void)
 	is_s64(fa_calc_group_shares(0, 5, 5, 1024), 1024, "shares: tg_weight 0 leaves tg_shares * load, clamped");
 	/* load 0: 0, raised to MIN_SHARES */
 	is_s64(fa_calc_group_shares(100, 0, 0, 1024), FA_MIN_SHARES, "shares: floor MIN_SHARES = 2");
+	/* __clamp() tests tg_shares first: 0 >= 0 gives 0, not MIN_SHARES */
+	is_s64(fa_calc_group_shares(100, 0, 0, 0), 0, "shares: clamp_t() as __clamp(): the cap wins over the floor");
 }
 
 /*
  * Shares error.  Group A, tg_shares 1024.  Tracked: cfs0 load 100 (written,
  * contrib 100), cfs1 load 300 (not written, contrib 0): sum(load) = 400
- * while the kernel's tg->load_avg is 100.
+ * while the kernel's tg->load_avg is 100.  The ideal of a read of cfs_rq i
+ * is 1024 * load / (sum over the OTHER cfs_rqs of their loads + load):
  *   t=2000 read cfs0 (cpu0, nr 1): given 1024*100/(100-100+100) = 1024,
- *          ideal 1024*100/(400-100+100) = 256: |diff| 768, rel 3.0
+ *          ideal 1024*100/(300+100) = 256: |diff| 768, rel 3.0,
+ *          bounded 768/1024 = 0.75
  *   t=3000 read cfs1 (cpu1, nr 1): given 1024*300/(100-0+300) = 768,
- *          ideal 1024*300/(400+300) = 438: |diff| 330, rel 330/438
- *   t=4000 read cfs0 (cpu0, nr 2), tla 400: given 256 = ideal: rel 0
+ *          ideal 1024*300/(100+300) = 768: no error.  (cfs1's own
+ *          unpublished 300 is not the others' staleness: with sum(load) -
+ *          contrib + load = 700 the ideal was 438, an error of 330.)
+ *   t=4000 read cfs0 (cpu0, nr 2), tla 400: given 256 = ideal: 0
  *   t=5000 read cfs1 (cpu1, nr 3: one read of cpu1 unrecorded), as at 3000
  * Each error holds until the next read of its cfs_rq (or the end, 5000):
- *   cfs0: 3.0 for 2000 ns, 0 for 1000 ns; cfs1: 330/438 for 2000 ns.
- *   time 5000 ns; mean (3.0 * 2000 + 330/438 * 2000) / 5000; max 3.0;
- *   p99 3.0 (capped at the max); log2 histogram in ppm: 0 -> octave 0
- *   (1000), 753424 ppm -> [2^19, 2^20) = octave 20 (2000), 3000000 ppm ->
- *   [2^21, 2^22) = octave 22 (2000).
+ *   cfs0: 0.75 for 2000 ns, 0 for 1000 ns; cfs1: 0 for 2000 ns.
+ *   time 5000 ns; bounded mean 0.75 * 2000 / 5000 = 0.3, max 0.75, p50 0
+ *   (3000 of 5000 ns at 0), p99 0.75 (the bucket's edge capped at the
+ *   max); relative mean 3.0 * 2000 / 5000 = 1.2, max 3.0; log2
+ *   histogram of the bounded form in ppm: 0 -> octave 0 (3000), 750000
+ *   ppm -> [2^19, 2^20) = octave 20 (2000).
  * Then a read of group B, which no tg_update named (untracked: no error),
  * and one of A whose shares do not follow from its fields (mismatch).
  */
+#define NR_SHARES_EV 6
+static struct fa_event shares_ev[NR_SHARES_EV];
+
+static void shares_records(void)
+{
+	shares_ev[0] = upd(1000, 0, TG_A, 0, 100, 0, true, 100, FL_TG_STOCK, 0);
+	shares_ev[1] = upd(1000, 1, TG_A, 1, 300, 0, false, 100, FL_TG_STOCK, 0);
+	shares_ev[2] = rd(2000, 0, TG_A, 0, 100, 100, 100, 1024, 1024, 1);
+	shares_ev[3] = rd(3000, 1, TG_A, 1, 100, 0, 300, 1024, 768, 1);
+	shares_ev[4] = rd(4000, 0, TG_A, 0, 400, 100, 100, 1024, 256, 2);
+	shares_ev[5] = rd(5000, 1, TG_A, 1, 100, 0, 300, 1024, 768, 3);
+}
+
 static void test_shares_error(void)
 {
-	struct fa_event ev[] = {
-		upd(1000, 0, TG_A, 0, 100, 0, true, 100, FL_TG_STOCK, 0),
-		upd(1000, 1, TG_A, 1, 300, 0, false, 100, FL_TG_STOCK, 0),
-		rd(2000, 0, TG_A, 0, 100, 100, 100, 1024, 1024, 1),
-		rd(3000, 1, TG_A, 1, 100, 0, 300, 1024, 768, 1),
-		rd(4000, 0, TG_A, 0, 400, 100, 100, 1024, 256, 2),
-		rd(5000, 1, TG_A, 1, 100, 0, 300, 1024, 768, 3),
-	};
-	double mean = (3.0 * 2000 + 330.0 / 438 * 2000) / 5000;
 	const struct fa_segment *s;
 	const struct fa_tg_seg *t;
 	u64 oct[FA_HIST_OCTAVES];
 	struct run r;
 	struct fa_event more[2];
 
+	shares_records();
+	is_s64(fa_ideal_shares(300, 100, 1024), 256, "shares: ideal 1024 * 100 / (300 + 100)");
+	is_s64(fa_ideal_shares(0, 0, 1024), FA_MIN_SHARES, "shares: ideal of an idle group alone: MIN_SHARES");
 	run_start(&r, 0);
-	feed(&r, ev, sizeof(ev) / sizeof(ev[0]));
+	feed(&r, shares_ev, NR_SHARES_EV);
 	fa_engine_finish(r.e);
 	s = &r.seg[0];
 	t = &s->tgs[tg_index(&r, TG_A)];
@@ -879,19 +893,21 @@ static void test_shares_error(void)
 	is_u64(s->read_gaps, 1, "shares: cpu1's nr 1 -> 3 is one read not recorded");
 	is_u64(t->shares.time_ns, 5000, "shares: cfs_rq-time observed (3000 + 2000 ns)");
 	is_u64(t->shares.max_abs, 768, "shares: max |given - ideal|");
+	is_dbl(t->shares.max_bnd, 0.75, "shares: max bounded error 768/1024");
+	is_dbl(fa_err_mean_bnd(&t->shares), 0.3, "shares: time-weighted mean bounded error");
+	is_dbl(fa_err_p_bnd(&t->shares, 0.50), 0.0, "shares: time-weighted p50 (3000 of 5000 ns at 0)");
+	is_dbl(fa_err_p_bnd(&t->shares, 0.99), 0.75, "shares: time-weighted p99 (capped at the max)");
 	is_dbl(t->shares.max_rel, 3.0, "shares: max relative error 768/256");
-	is_dbl(fa_err_mean_rel(&t->shares), mean, "shares: time-weighted mean relative error");
-	is_dbl(fa_err_p_rel(&t->shares, 0.99), 3.0, "shares: time-weighted p99 (capped at the max)");
-	fa_hist_octaves(&t->shares.rel, oct);
-	is_u64(oct[0], 1000, "shares: log2 histogram, error 0");
+	is_dbl(fa_err_mean_rel(&t->shares), 1.2, "shares: time-weighted mean relative error");
+	fa_hist_octaves(&t->shares.bnd, oct);
+	is_u64(oct[0], 3000, "shares: log2 histogram, error 0");
 	is_u64(oct[20], 2000, "shares: log2 histogram, [2^19, 2^20) ppm");
-	is_u64(oct[22], 2000, "shares: log2 histogram, [2^21, 2^22) ppm");
 	is_u64(s->shares.time_ns, 5000, "shares: segment aggregate = the only group");
-	is_dbl(fa_err_mean_rel(&s->shares), mean, "shares: segment mean = the group's");
+	is_dbl(fa_err_mean_bnd(&s->shares), 0.3, "shares: segment mean = the group's");
 	run_end(&r);
 
 	run_start(&r, 0);
-	feed(&r, ev, sizeof(ev) / sizeof(ev[0]));
+	feed(&r, shares_ev, NR_SHARES_EV);
 	more[0] = rd(6000, 2, TG_B, 2, 50, 0, 50, 1024, 512, 1);	/* 1024*50/100 */
 	more[1] = rd(7000, 0, TG_A, 0, 400, 100, 100, 1024, 999, 3);
 	feed(&r, more, 2);
@@ -900,6 +916,86 @@ static void test_shares_error(void)
 	is_u64(s->read_untracked, 1, "shares: a read of a group no tg_update named is untracked");
 	is_u64(s->read_mismatch, 1, "shares: a recorded shares that calc_group_shares() disputes");
 	is_u64(s->tgs[tg_index(&r, TG_B)].shares.time_ns, 0, "shares: no error time for the untracked group");
+	run_end(&r);
+}
+
+/*
+ * Records that do not add up: the run above with, on cfs0 at 2500 (cpu0's
+ * read nr 2), a read whose shares 38010 do not follow from its fields,
+ * and at 2600 (nr 3) one with a negative shares.  Both are left out as if
+ * absent: every figure of the shares error is the clean run's, and both
+ * are counted.
+ */
+static void test_shares_bad_records(void)
+{
+	struct fa_event ev[NR_SHARES_EV + 2];
+	const struct fa_tg_seg *clean, *bad;
+	struct run a, b;
+	u32 i, n = 0;
+
+	for (i = 0; i < NR_SHARES_EV; i++) {
+		ev[n++] = shares_ev[i];
+		if (shares_ev[i].ts == 2000) {
+			ev[n++] = rd(2500, 0, TG_A, 0, 100, 100, 100, 1024, 38010, 2);
+			ev[n++] = rd(2600, 0, TG_A, 0, 100, 100, 100, 1024, -5, 3);
+		}
+	}
+	ev[n - 2].u.tg_read.nr = 4;	/* cpu0's read at 4000 */
+	run_start(&a, 0);
+	feed(&a, shares_ev, NR_SHARES_EV);
+	fa_engine_finish(a.e);
+	run_start(&b, 0);
+	feed(&b, ev, n);
+	fa_engine_finish(b.e);
+	clean = &a.seg[0].tgs[tg_index(&a, TG_A)];
+	bad = &b.seg[0].tgs[tg_index(&b, TG_A)];
+	is_u64(b.seg[0].read_mismatch, 2, "bad reads: both counted (read_mismatch)");
+	is_u64(b.seg[0].reads, 6, "bad reads: still reads (of the line)");
+	is_u64(b.seg[0].read_gaps, 1, "bad reads: nr still followed");
+	is_dbl(fa_err_mean_bnd(&bad->shares), fa_err_mean_bnd(&clean->shares),
+	       "bad reads: the bounded mean does not move");
+	is_dbl(fa_err_mean_rel(&bad->shares), fa_err_mean_rel(&clean->shares),
+	       "bad reads: the relative mean does not move");
+	is_u64(bad->shares.max_abs, clean->shares.max_abs, "bad reads: the max does not move");
+	is_dbl(bad->shares.max_rel, clean->shares.max_rel, "bad reads: the relative max does not move");
+	is_u64(bad->shares.time_ns, clean->shares.time_ns, "bad reads: the time observed does not move");
+	is_u64(bad->reads_tracked, clean->reads_tracked, "bad reads: not among the tracked reads");
+	run_end(&a);
+	run_end(&b);
+}
+
+/*
+ * A read's error ends with its segment.  cfs0's read at 2000 (bounded
+ * 0.75, as above), a switch to force at 3000, and in the next segment
+ * cfs1's read at 4000 (no error) until the end at 5000.  Segment 0: 0.75
+ * held 1000 ns.  Segment 1: only cfs1's 0 for 1000 ns; max 0, mean 0.
+ */
+static void test_shares_segment_end(void)
+{
+	struct fa_event ev[] = {
+		shares_ev[0], shares_ev[1], shares_ev[2],
+		sw(3000, 0, FL_KIND_TG, FL_TG_STOCK, 0, FL_TG_FORCE, 0),
+		upd(3500, 1, TG_A, 1, 300, 0, false, 100, FL_TG_FORCE, 0),
+		rd(4000, 1, TG_A, 1, 100, 0, 300, 1024, 768, 2),
+		rd(5000, 2, TG_A, 2, 100, 0, 0, 1024, 2, 1),
+	};
+	const struct fa_tg_seg *t0, *t1;
+	struct run r;
+
+	run_start(&r, 0);
+	feed(&r, ev, sizeof(ev) / sizeof(ev[0]));
+	fa_engine_finish(r.e);
+	is_u64(r.nseg, 2, "segment end: two segments");
+	t0 = &r.seg[0].tgs[tg_index(&r, TG_A)];
+	t1 = &r.seg[1].tgs[tg_index(&r, TG_A)];
+	is_u64(t0->shares.time_ns, 1000, "segment end: segment 0 holds cfs0's read 2000..3000");
+	is_dbl(fa_err_mean_bnd(&t0->shares), 0.75, "segment end: segment 0's mean");
+	is_u64(t1->shares.time_ns, 1000, "segment end: segment 1 holds only its own read 4000..5000");
+	is_dbl(t1->shares.max_bnd, 0.0, "segment end: segment 1's max is its own reads'");
+	is_dbl(fa_err_mean_bnd(&t1->shares), 0.0, "segment end: no error carried past the switch");
+	ok(fa_err_mean_bnd(&t1->shares) <= t1->shares.max_bnd &&
+	   fa_err_p_bnd(&t1->shares, 0.99) <= t1->shares.max_bnd,
+	   "segment end: mean <= max, p99 <= max");
 	run_end(&r);
 }
 
@@ -945,6 +1041,8 @@ int main(void)
 	test_coherence();
 	test_calc_group_shares();
 	test_shares_error();
+	test_shares_bad_records();
+	test_shares_segment_end();
 	test_writer_switches();
 	test_switches_before_topology();
 	test_error();

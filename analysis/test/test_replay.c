@@ -228,19 +228,24 @@ static struct fa_event rd_t(u64 ts, s32 cpu, s32 cfs_cpu, s64 tg_load_avg,
  *  recorded  stock: W0, W1 (transfer), W0 (u3: transfer), R0 (hit), R1
  *            (transfer: 0 modified it): 3, 1 by a read; the engine's.
  */
+static void reads_records(struct fa_event ev[6])
+{
+	ev[0] = upd_t(0 * MS, 0, 0, 100, 0, true, 100, FL_SINCE_NEVER, FL_TG_STOCK, 0, 4);
+	ev[1] = upd_t(10 * MS, 1, 1, 200, 0, true, 300, FL_SINCE_NEVER, FL_TG_STOCK, 0, 4);
+	ev[2] = upd_t(20 * MS, 0, 1, 210, 200, true, 310, 10 * MS, FL_TG_STOCK, 0, 4);
+	ev[3] = rd_t(30 * MS, 0, 0, 310, 100, 100, 330, 1);
+	ev[4] = rd_t(50 * MS, 1, 1, 310, 210, 210, 693, 1);
+	ev[5] = upd_t(60 * MS, 0, 0, 100, 100, false, 310, 60 * MS, FL_TG_STOCK, 0, 4);
+}
+
 static void test_reads(void)
 {
 	const struct fl_tg_policy pol[] = { { FL_TG_FIXED, 16 }, { FA_REPLAY_RECORDED, 0 } };
-	struct fa_event ev[] = {
-		upd_t(0 * MS, 0, 0, 100, 0, true, 100, FL_SINCE_NEVER, FL_TG_STOCK, 0, 4),
-		upd_t(10 * MS, 1, 1, 200, 0, true, 300, FL_SINCE_NEVER, FL_TG_STOCK, 0, 4),
-		upd_t(20 * MS, 0, 1, 210, 200, true, 310, 10 * MS, FL_TG_STOCK, 0, 4),
-		rd_t(30 * MS, 0, 0, 310, 100, 100, 330, 1),
-		rd_t(50 * MS, 1, 1, 310, 210, 210, 693, 1),
-		upd_t(60 * MS, 0, 0, 100, 100, false, 310, 60 * MS, FL_TG_STOCK, 0, 4),
-	};
+	struct fa_event ev[6];
 	const struct fa_segment *t;
 	struct run x;
+
+	reads_records(ev);
 
 	run(&x, pol, 2, ev, 6);
 	t = fa_engine_total(x.e);
@@ -260,6 +265,53 @@ static void test_reads(void)
 	is_u64(fig(&x, 1)->shares.time_ns, t->shares.time_ns,
 	       "recorded: the engine's cfs_rq-time of the shares error (40 ms)");
 	is_u64(t->shares.time_ns, 40 * MS, "engine: 30 + 10 ms of cfs_rq-time");
+	done(&x);
+}
+
+/*
+ * test_reads()'s records with a read that does not add up (r0, 40 ms:
+ * CPU0 reads cfs0, shares 38010, not calc_group_shares() of its fields)
+ * and a switch to force at 55 ms.  r0 is left out as if absent, by the
+ * engine and by every replayed policy alike (its line read only: fixed:16
+ * R0 at 40 ms hits, recorded R0 hits too); the reads' errors end at the
+ * switch: r1's held 30..55 ms, r2's 50..55 ms, none in the second segment.
+ *  fixed:16  r1 off by 11: bounded 11/1024, relative 11/330, for 25 of
+ *            30 ms of cfs_rq-time: means 11/1024 x 25/30, 11/330 x 25/30.
+ *  recorded  the engine's figures: no error, 30 ms.
+ */
+static void test_reads_bad_and_segment_end(void)
+{
+	const struct fl_tg_policy pol[] = { { FL_TG_FIXED, 16 }, { FA_REPLAY_RECORDED, 0 } };
+	struct fa_event base[6], ev[8];
+	const struct fa_segment *t, *f;
+	struct run x;
+
+	reads_records(base);
+	memcpy(ev, base, 4 * sizeof(*ev));	/* u1, u2, u3, r1 */
+	ev[4] = rd_t(40 * MS, 0, 0, 310, 100, 100, 38010, 2);
+	ev[5] = base[4];			/* r2 */
+	memset(&ev[6], 0, sizeof(ev[6]));
+	ev[6].ts = 55 * MS;
+	ev[6].type = FA_EV_POLICY_SWITCH;
+	ev[6].u.policy_switch.kind = FL_KIND_TG;
+	ev[6].u.policy_switch.old_policy = FL_TG_STOCK;
+	ev[6].u.policy_switch.new_policy = FL_TG_FORCE;
+	ev[7] = base[5];			/* u4 */
+	run(&x, pol, 2, ev, 8);
+	t = fa_engine_total(x.e);
+	f = fig(&x, 0);
+	is_u64(t->read_mismatch, 1, "bad read: counted by the engine");
+	is_u64(f->reads, 3, "bad read: still a read of the line");
+	is_u64(f->shares.time_ns, 30 * MS, "fixed:16: errors end at the switch (25 + 5 ms)");
+	is_dbl(f->shares.max_bnd, 11.0 / 1024, "fixed:16: bounded max 11/1024");
+	is_dbl(fa_err_mean_bnd(&f->shares), 11.0 / 1024 * 25 / 30,
+	       "fixed:16: bounded mean, the bad read left out");
+	is_dbl(fa_err_mean_rel(&f->shares), 11.0 / 330 * 25 / 30,
+	       "fixed:16: relative mean, the bad read left out");
+	is_u64(fig(&x, 1)->shares.time_ns, t->shares.time_ns, "recorded: the engine's cfs_rq-time");
+	is_dbl(fig(&x, 1)->shares.bnd_time, t->shares.bnd_time, "recorded: the engine's bounded integral");
+	is_dbl(fig(&x, 1)->shares.max_bnd, t->shares.max_bnd, "recorded: the engine's bounded max");
+	is_u64(fig(&x, 1)->coh_by_read, t->coh_by_read, "recorded: the engine's transfers by reads");
 	done(&x);
 }
 
@@ -367,6 +419,7 @@ int main(void)
 	test_budget_tg_load();
 	test_stock_gate();
 	test_reads();
+	test_reads_bad_and_segment_end();
 	test_switch_resolve();
 	test_offline_clear();
 	return tap_done();

@@ -17,8 +17,8 @@ trap 'rm -rf "$tmp"' EXIT
 out=$tmp/out err=$tmp/err
 
 # the figures compared, as the JSON outputs print them (%.12g)
-keys="attempts_n writes_n switches_n xnode_switches_n reads_n coh_transfers_n coh_cost_ns_per_s shares_err_rel_max_pct shares_err_rel_mean_pct shares_err_rel_p99_pct err_max_load err_mean_load err_p99_load err_rel_mean_pct writes_per_s diverged_n"
-nkeys=15	# all but diverged_n, which report has not
+keys="attempts_n writes_n switches_n xnode_switches_n reads_n coh_transfers_n coh_cost_ns_per_s shares_err_max_pct shares_err_mean_pct shares_err_p50_pct shares_err_p99_pct shares_err_rel_max_pct shares_err_rel_mean_pct shares_err_rel_p99_pct err_max_load err_mean_load err_p99_load err_rel_mean_pct writes_per_s diverged_n"
+nkeys=19	# all but diverged_n, which report has not
 # after ANCHOR: "key value" for each of $keys, its first occurrence after
 # the line holding ANCHOR (the writers print one member per line)
 after() {
@@ -169,4 +169,17 @@ check "whatif --help: exit 0, examples and units" \
 	eval 'test $s = 0 && grep -q "^examples:" "$out" && grep -q "(load" "$out"'
 run_fl "$out" "$err" whatif "$tmp/none.dat"; s=$?
 check "whatif of a missing file: exit 1" test $s = 1
+# unknown is unknown everywhere: a recording cut after its cpu_topology
+# records places no CPU on a node; report prints null cross-node switches,
+# and whatif the same, for "recorded" and for any other policy
+if trace-cmd split -i "$DATA/analyzer-policies.dat" -o "$tmp/cut.dat" 12 13 >/dev/null 2>&1 &&
+	[ -s "$tmp/cut.dat.1" ]; then
+	rep_x=$(figures_report "$tmp/cut.dat.1" | awk '$1 == "xnode_switches_n" { print $2 }')
+	wi_x=$("$FAIRLAB" whatif --json --policy=recorded,force "$tmp/cut.dat.1" 2>/dev/null |
+		awk '/"xnode_switches_n"/ { v = $2; sub(/,$/, "", v); printf "%s ", v }')
+	check "cut without cpu_topology: report and whatif print null cross-node switches (report $rep_x, whatif $wi_x)" \
+		test "$rep_x $wi_x" = "null null null "
+else
+	not_ok "trace-cmd split cuts analyzer-policies.dat"
+fi
 tap_end

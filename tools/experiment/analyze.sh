@@ -96,7 +96,7 @@ mapfile -t basef < <(files_of tg "$base")
 
 # the figures, in table order: compare metric, column header (appended
 # ones keep the columns verdict.awk reads: 3-4, 15-16, 27-28)
-metrics="writes_per_s switches_per_s xnode_switches_per_s err_max_load err_mean_load err_rel_max_pct err_rel_mean_pct attempts_per_s skip_pct shares_err_rel_mean_pct shares_err_rel_p99_pct"
+metrics="writes_per_s switches_per_s xnode_switches_per_s err_max_load err_mean_load err_rel_max_pct err_rel_mean_pct attempts_per_s skip_pct shares_err_mean_pct shares_err_p99_pct"
 : >"$res/table.tsv.tmp"
 for p in $policies; do
 	tag=$(echo "$p" | tr ':' '-')
@@ -162,24 +162,25 @@ awk -F'\t' -v base="$base" '
 		share = ($27 == "") ? "-" : sprintf("%.1f", 100 - $27)
 		if ($27 != "" && $2 > 1 && 100 - $27 > 0)
 			share = share sprintf(" ±%.0f%%", $27 * $28 / (100 - $27))
-		row[NR] = sprintf("%-15s %4s  %-14s %8s  %-11s %-14s %-14s %-13s %-13s %-12s %-12s %-12s %-12s %-14s %-14s %5s",
+		row[NR] = sprintf("%-15s %4s  %-14s %8s  %-11s %-14s %-14s %-16s %-16s %-12s %-12s %-12s %-12s %-14s %-14s %5s",
 			$1, $2, w, chg, share, cell(6), cell(9), cell(30), cell(33),
 			cell(12), cell(15), cell(18), cell(21), cell(36), cell(38), $40)
 		nr = NR
 	}
 	END {
-		printf "%-15s %4s  %-14s %8s  %-11s %-14s %-14s %-13s %-13s %-12s %-12s %-12s %-12s %-14s %-14s %5s\n",
+		printf "%-15s %4s  %-14s %8s  %-11s %-14s %-14s %-16s %-16s %-12s %-12s %-12s %-12s %-14s %-14s %5s\n",
 			"tg_policy", "runs", "writes/s", "vs " base, "write%", "switches/s", "xnode sw/s",
-			"shares mean %", "shares p99 %",
+			"shares mean %tgs", "shares p99 %tgs",
 			"|E|max", "|E|mean", "rel max %", "rel mean %", "hackbench/s*", "fork+exec/s*", "lost"
 		for (i = 2; i <= nr; i++) print row[i]
 	}' "$res/table.tsv" >"$res/table.txt"
 {
 	echo
 	echo "Figures from fairlab compare (mean over the runs ±stddev in % of the mean); rates per second of"
-	echo "trace time; shares = the headline error: |shares given - shares ideal| / ideal, the weight"
-	echo "calc_group_shares() gave a group entity from the tg->load_avg it read against the weight from the"
-	echo "tracked sum of load, time-weighted mean and p99 over cfs_rq-time (tg_read records);"
+	echo "trace time; shares = the headline error: |shares given - shares ideal| / tg->shares (%tgs: % of"
+	echo "the group's weight), the weight calc_group_shares() gave a group entity from the tg->load_avg it"
+	echo "read against the weight from the other cfs_rqs' tracked loads, time-weighted mean and p99 over"
+	echo "cfs_rq-time (tg_read records; fairlab report --help);"
 	echo "|E| = accumulated error tg->load_avg - sum(load) in load units (max, time-weighted mean"
 	echo "per group), rel = |E|/sum(load); write% = writes per tg_update attempt (100 - skip%), which does"
 	echo "not depend on how busy a run was.  * the workload's own throughput (what it wrote to"

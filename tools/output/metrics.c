@@ -111,10 +111,54 @@ static double reads_rate(const struct fa_segment *s)
 	return s->reads ? fa_segment_rate(s, s->reads) : NAN;
 }
 
-/* Reads with a tracked sum(load) to compare with (fa_read.h). */
+/*
+ * Reads with a tracked sum(load) to compare with, among those that add
+ * up (fa_read.h).
+ */
 static bool tracked(const struct fa_segment *s)
 {
-	return s->reads > s->read_untracked;
+	return s->reads > s->read_untracked + s->read_mismatch;
+}
+
+double fl_shares_mean(const struct fa_err *e)
+{
+	return e->time_ns ? 100.0 * fa_err_mean_bnd(e) : NAN;
+}
+
+double fl_shares_p(const struct fa_err *e, double p)
+{
+	return e->time_ns ? 100.0 * fa_err_p_bnd(e, p) : NAN;
+}
+
+double fl_shares_rel_mean(const struct fa_err *e)
+{
+	return e->rel_time_ns ? 100.0 * fa_err_mean_rel(e) : NAN;
+}
+
+double fl_shares_rel_p(const struct fa_err *e, double p)
+{
+	return e->rel_time_ns ? 100.0 * fa_err_p_rel(e, p) : NAN;
+}
+
+/* The headline, bounded: |given - ideal| / tg->shares (fa_read.h). */
+static double shares_bnd_max(const struct fa_segment *s)
+{
+	return tracked(s) ? 100.0 * s->shares.max_bnd : NAN;
+}
+
+static double shares_bnd_mean(const struct fa_segment *s)
+{
+	return fl_shares_mean(&s->shares);
+}
+
+static double shares_bnd_p50(const struct fa_segment *s)
+{
+	return fl_shares_p(&s->shares, 0.50);
+}
+
+static double shares_bnd_p99(const struct fa_segment *s)
+{
+	return fl_shares_p(&s->shares, 0.99);
 }
 
 static double shares_rel_max(const struct fa_segment *s)
@@ -124,12 +168,12 @@ static double shares_rel_max(const struct fa_segment *s)
 
 static double shares_rel_mean(const struct fa_segment *s)
 {
-	return s->shares.rel_time_ns ? 100.0 * fa_err_mean_rel(&s->shares) : NAN;
+	return fl_shares_rel_mean(&s->shares);
 }
 
 static double shares_rel_p99(const struct fa_segment *s)
 {
-	return s->shares.rel_time_ns ? 100.0 * fa_err_p_rel(&s->shares, 0.99) : NAN;
+	return fl_shares_rel_p(&s->shares, 0.99);
 }
 
 static double shares_max(const struct fa_segment *s)
@@ -305,9 +349,13 @@ const struct fl_metric fl_metrics[] = {
 	{ "xnode_switches_per_s", "cross-node switches", "1/s", 1, xnode_rate },
 	{ "reads_n", "tg->load_avg reads", "n", -1, reads_n },
 	{ "reads_per_s", "tg->load_avg reads", "1/s", 1, reads_rate },
-	{ "shares_err_rel_max_pct", "shares error max", "%", 3, shares_rel_max },
-	{ "shares_err_rel_mean_pct", "shares error time-weighted mean", "%", 3, shares_rel_mean },
-	{ "shares_err_rel_p99_pct", "shares error time-weighted p99", "%", 3, shares_rel_p99 },
+	{ "shares_err_max_pct", "shares error |given - ideal|/tg->shares max", "% of tg->shares", 4, shares_bnd_max },
+	{ "shares_err_mean_pct", "shares error time-weighted mean", "% of tg->shares", 4, shares_bnd_mean },
+	{ "shares_err_p50_pct", "shares error time-weighted p50", "% of tg->shares", 4, shares_bnd_p50 },
+	{ "shares_err_p99_pct", "shares error time-weighted p99", "% of tg->shares", 4, shares_bnd_p99 },
+	{ "shares_err_rel_max_pct", "relative shares error |given - ideal|/ideal max", "% of ideal", 3, shares_rel_max },
+	{ "shares_err_rel_mean_pct", "relative shares error time-weighted mean", "% of ideal", 3, shares_rel_mean },
+	{ "shares_err_rel_p99_pct", "relative shares error time-weighted p99", "% of ideal", 3, shares_rel_p99 },
 	{ "shares_err_max_weight", "|shares given - ideal| max", "weight", 0, shares_max },
 	{ "coh_transfers_n", "modeled line transfers (lower bound)", "n", -1, coh_n },
 	{ "coh_transfers_per_s", "modeled line transfers", "1/s", 1, coh_rate },
@@ -334,7 +382,7 @@ const struct fl_metric fl_metrics[] = {
 	{ "unpatch_jumps_n", "contrib jumps after an unpatch began (untraced by design)", "n", -1, unpatch_jumps },
 	{ "late_n", "records out of time order", "n", -1, late },
 	{ "audit_violations_n", "audits with tg->load_avg != sum(contrib)", "n", -1, audit_violations },
-	{ "read_mismatch_n", "reads whose shares != calc_group_shares()", "n", -1, read_mismatch },
+	{ "read_mismatch_n", "reads that do not add up, left out of the shares error", "n", -1, read_mismatch },
 	{ "read_gaps_n", "reads not recorded (gaps in nr)", "n", -1, read_gaps },
 };
 

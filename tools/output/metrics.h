@@ -45,6 +45,15 @@ const struct fa_coh_machine *fl_machine(void);
 /* Modeled cost on the headline machine, ns per second of @s (0: no time). */
 double fl_coh_cost(const struct fa_segment *s);
 
+/*
+ * The shares error of @e (analysis/fa_read.h) in %: the bounded headline
+ * (of tg->shares) and the relative form (of the ideal); NaN without reads.
+ */
+double fl_shares_mean(const struct fa_err *e);
+double fl_shares_p(const struct fa_err *e, double p);
+double fl_shares_rel_mean(const struct fa_err *e);
+double fl_shares_rel_p(const struct fa_err *e, double p);
+
 /* Percent helpers shared with the tables: 0 when the base is 0. */
 double fl_pct(u64 part, u64 whole);
 

@@ -44,6 +44,8 @@ void fl_engine_warnings(const struct fa_segment *t,
 		      "%llu pick_idlest verdicts differ from what module/policy/policy.c decides on the recorded statistics");
 	fl_warn_count(emit, arg, t->xnode_unknown,
 		      "%llu writer switches involve a CPU that no cpu_topology record places on a NUMA node (a recording cut after them, e.g. by trace-cmd split?): cross-node figures are unknown; echo 1 > /sys/kernel/fairlab/describe while recording emits them");
+	fl_warn_count(emit, arg, t->read_mismatch,
+		      "%llu tg_read records do not add up (their shares are not calc_group_shares() of their own fields, or tg->shares is below MIN_SHARES): left out of the shares error (read_mismatch_n), as if absent");
 	fl_warn_count(emit, arg, t->bad_cpu,
 		      "%llu records with a CPU number out of range were ignored");
 	fl_warn_count(emit, arg, t->audit_window_mismatch,

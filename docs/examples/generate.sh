@@ -38,7 +38,7 @@ load units (cfs_rq avg.load_avg), (weight) scaled shares (cpu.weight 100 =
 1048576), (ns/s) nanoseconds of modeled transfer latency per second.
 
 EOF
-run '1,58p' report --top=5 analyzer-policies.dat
+run '1,64p' report --top=5 analyzer-policies.dat
 cat <<'EOF'
 
 The first segment ran under stock, the kernel's own rule. Of 5075 attempts
@@ -51,8 +51,11 @@ idle core-to-core latency of the machine --machine names.
 
 The error of what was published: the shares error (the headline) compares,
 at every read, the weight calc_group_shares() gave the group entity with
-the weight it would have given had tg->load_avg been exact: 1.340% on
-average over cfs_rq-time, 24.569% at worst. |E| is tg->load_avg minus the
+the weight it would have given had tg->load_avg been the exact sum of the
+other cfs_rqs' loads plus this one's, as a share of the group's weight
+(tg->shares): 0.197% on average over cfs_rq-time, 0 at the median, 3.69%
+at p99, 6.51% at worst. The relative form (a share of the ideal weight,
+unbounded when the ideal is small) follows it: 24.569% at worst. |E| is tg->load_avg minus the
 true sum of the loads, 3.06 load units on average per group.
 
 The rows below "pick_idlest" are consistency checks: every decision was
@@ -61,17 +64,18 @@ taken again by the shared policy code (no dispute), no record is missing
 sum of the contribs and the tracked error equal to the audited one.
 
 EOF
-run '60,64p' report --top=5 analyzer-policies.dat
+run '66,70p' report --top=5 analyzer-policies.dat
 cat <<'EOF'
 
 One row per task group, ranked by writer switches: /a writes most often,
-but /a/b has the worst shares error (24.57% max): its few cfs_rqs carry
-little load, so a small stale difference is a large fraction of it.
+but /a/b has the worst shares error (6.51% of tg->shares at most, 24.57%
+of the ideal weight): its few cfs_rqs carry little load, so a small stale
+difference is a large fraction of it.
 reads(n) are the tg_read records (calc_group_shares() reading the group's
 tg->load_avg); gap is tg_load_avg - sum(contrib) at the group's last record.
 
 EOF
-run '66,96p' report --top=5 analyzer-policies.dat
+run '72,101p' report --top=5 analyzer-policies.dat
 skip
 cat <<'EOF'
 
@@ -90,7 +94,7 @@ units, and the warning says so: some write between the last two audits
 is absent from the recording.
 
 EOF
-run '1355,1370p' report --top=5 analyzer-policies.dat
+run '1374,1390p' report --top=5 analyzer-policies.dat
 cat <<'EOF'
 
 Other forms: --top=0 lists every group; --json gives one document
@@ -155,7 +159,8 @@ tg->load_avg would change the group weights, and so the loads).
 Columns: attempts and writes (n), write% (writes per attempt), writes/s,
 writer switches (n, 1/s) and those across nodes, reads (the same under
 every policy), modeled transfers (n) and their cost (ns/s, on --machine),
-the shares error (sh.max, sh.mean, sh.p99, %), |E| (load), diverged (n:
+the shares error (sh.max, sh.mean, sh.p50, sh.p99 in % of tg->shares;
+sh.rel.* in % of the ideal weight), |E| (load), diverged (n:
 attempts decided otherwise than recorded) and front (* on the Pareto
 frontier). Here relative:64 decides exactly like stock on this 4-CPU
 recording (the same writes and error), and relative:4 writes 28% less than

@@ -109,21 +109,30 @@ cp -r module "$src/"
 find "$src/module" \( -name '*.o' -o -name '*.ko' -o -name '*.cmd' -o -name '*.mod*' \
 	-o -name 'surface.txt' -o -name README \) -delete
 install -m 0644 Kbuild "$src/Kbuild"
-install -m 0644 scripts/ports.sh "$src/ports.sh"
+install -D -m 0644 scripts/ports.sh "$src/scripts/ports.sh"
+install -D -m 0755 scripts/port-build-header.sh "$src/scripts/port-build-header.sh"
 install -m 0755 packaging/dkms/dkms-build.sh "$src/dkms-build.sh"
 sed "s/@VERSION@/$version/" packaging/dkms/dkms.conf.in >"$src/dkms.conf"
-# Each ready port's kernel/sched headers (what its sched.h include reaches).
+# The kernel/sched headers (what a port's sched.h include reaches) of every
+# Debian version a served build has, from its linux-source in .cache: a
+# build is compiled with its own version's struct layouts.  A version not
+# in .cache (make deps fetches the reference and smoke builds; scripts/
+# fetch-build.sh KREL source fetches any) is left out, and dkms-build.sh
+# refuses its builds in one line.
+nsched=0
 for port in $(fl_ready_ports); do
-	rel=$(fl_port_get "$port" KREL)
-	kv=$(fl_port_get "$port" KPKGVER)
-	from=
-	for d in "${CACHE:-$top/.cache}/src-$rel" "${CACHE:-$top/.cache}/src/$kv"; do
-		[ -f "$d/kernel/sched/sched.h" ] && { from=$d; break; }
+	for kv in $(awk -F'\t' '!/^#/ && $3 == "served" { print $2 }' \
+			"module/port/$port/builds.tsv" 2>/dev/null | sort -u) \
+		  "$(fl_port_get "$port" KPKGVER)"; do
+		[ -d "$src/sched/$kv" ] && continue
+		from=${CACHE:-$top/.cache}/src/$kv
+		[ -f "$from/kernel/sched/sched.h" ] || continue
+		(cd "$from" && find kernel -name '*.h' -print0 |
+			xargs -0 -I{} install -D -m 0644 {} "$src/sched/$kv/{}")
+		nsched=$((nsched + 1))
 	done
-	[ -n "$from" ] || { echo "mkdeb: no kernel/sched sources of $rel in .cache (make deps)" >&2; exit 1; }
-	(cd "$from" && find kernel -name '*.h' -print0 |
-		xargs -0 -I{} install -D -m 0644 {} "$src/sched/$port/{}")
 done
+[ "$nsched" -gt 0 ] || { echo "mkdeb: no kernel/sched sources of any served build in .cache (make deps)" >&2; exit 1; }
 find "$src" -type d -exec chmod 0755 {} + ; find "$src" -type f ! -name '*.sh' -exec chmod 0644 {} +
 doc fairlab-dkms
 install -m 0644 docs/module.md "$p/usr/share/doc/fairlab-dkms/"

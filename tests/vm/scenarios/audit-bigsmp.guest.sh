@@ -75,6 +75,14 @@ for p in force stock relative:8 ratelimit:1000 log2:2; do
 done
 # the tg_audit records of one snapshot under load
 record_start audit -e fairlab:tg_audit || exit 1
+# trace-cmd starts one reader per possible CPU before it turns tracing on:
+# with 255 possible CPUs under TCG that takes seconds after the first
+# per-CPU file appears, and an emit before it would go unrecorded.
+check "recording on every possible CPU, tracing on" wait_for 120 sh -c \
+	"[ \$(ls $FL_OUT/audit.dat.cpu* 2>/dev/null | wc -l) -ge $possible ] &&
+	 [ \$(cat $FL_TRACING/tracing_on) = 1 ] &&
+	 [ \$(cat $FL_TRACING/events/fairlab/tg_audit/enable) = 1 ]"
+sleep 1
 check "audit_emit while recording" sh -c "echo 1 > $FLK/audit_emit"
 audits=$((audits + 1))
 sleep 1

@@ -120,8 +120,8 @@ if [ ${#missing[@]} -gt 0 ]; then
 	k=$(apt-get -s install --no-install-recommends "${pkgs[@]}" |
 		sed -n 's/^\(Inst\|Remv\) \(linux-\(image\|headers\|kbuild\)-[^ ]*\).*/\1 \2/p' | paste -sd' ')
 	[ -z "$k" ] || die "installing ${pkgs[*]} would change the host's kernel packages ($k); nothing installed"
-	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-		--no-install-recommends "${pkgs[@]}" >&2
+	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install --no-install-recommends -y -q \
+		"${pkgs[@]}" >&2
 fi
 [ "$mode" = install ] || exit 0
 

@@ -44,7 +44,7 @@ command -v objdump >/dev/null || need+=(binutils)
 if [ ${#need[@]} -gt 0 ]; then
 	say "installing ${need[*]}"
 	sudo=; [ "$(id -u)" = 0 ] || sudo=sudo
-	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need[@]}" >&2 ||
+	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install --no-install-recommends -y -q "${need[@]}" >&2 ||
 		die "cannot install ${need[*]}"
 fi
 

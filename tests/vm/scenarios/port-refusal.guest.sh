@@ -52,8 +52,13 @@ for ko in /fairlab/build/kmod/*/module/fairlab.ko; do
 	[ "$other" = "$rel" ] && continue
 	nother=$((nother + 1))
 	dmesg_mark
-	expect_fail "$other's module refused on $rel" "[Ii]nvalid module format" insmod "$ko"
-	assert_dmesg_has "fairlab: (disagrees about version of symbol module_layout|\.gnu\.linkonce\.this_module section size must match|version magic)" \
+	# another series: the loader refuses it; another flavour of the same
+	# build (same struct module, same symbol CRCs; with modversions the
+	# loader compares vermagic past the release only): fairlab's own
+	# identity check does
+	other_re=$(printf '%s' "$other" | sed 's/[.+]/\\&/g')
+	expect_fail "$other's module refused on $rel" "[Ii]nvalid module format|Invalid argument|No such device" insmod "$ko"
+	assert_dmesg_has "fairlab: (disagrees about version of symbol module_layout|\.gnu\.linkonce\.this_module section size must match|version magic|this port is for kernel $other_re .*refusing to load)" \
 		"$other's module: the loader says why"
 	check "nothing patched after $other's module" test ! -e $FL_LIVEPATCH/fairlab
 done

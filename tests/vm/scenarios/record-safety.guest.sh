@@ -86,6 +86,12 @@ check "a second reset: exit 0, nothing to undo" \
 fairlab experiment --policies force,stock -d 300 --no-report -o /tmp/exp9 >/tmp/e9.out 2>/tmp/e9.err &
 pid=$!
 wait_for 60 recorder_in_state || not_ok "experiment: no recorder in $STATE within 60 s" "$(cat /tmp/e9.err)"
+# kill it once its trace-cmd records (its per-CPU files exist): a SIGINT
+# that reaches trace-cmd 3.1.6 while it is still starting can leave it
+# hung, which only fairlab reset's SIGKILL ends (seen under TCG)
+wait_for 60 sh -c 'find /tmp/exp9 -name "*.dat.cpu0" 2>/dev/null | grep -q .' ||
+	log "experiment: no per-CPU trace file under /tmp/exp9 within 60 s"
+sleep 2
 kill -9 $pid
 wait $pid 2>/dev/null
 check "after kill -9 of an experiment: tg_policy is its force" test "$(cat $P/tg_policy)" = force
@@ -120,7 +126,11 @@ for sig in HUP:1 QUIT:3 TERM:15; do
 	fairlab record --policy relative:8 -d 300 -o /out/$sig.dat >/tmp/$sig.out 2>/tmp/$sig.err &
 	pid=$!
 	wait_for 60 recorder_in_state || not_ok "SIG$sig: no recorder within 60 s"
-	sleep 1
+	# the signal must come once trace-cmd records (its per-CPU files
+	# exist), not while it starts: then the file has no records at all
+	wait_for 60 sh -c "ls /out/$sig.dat.cpu* >/dev/null 2>&1" ||
+		log "SIG$sig: no per-CPU trace file within 60 s"
+	sleep 2
 	kill -$sig $pid
 	wait $pid
 	rc=$?

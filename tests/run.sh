@@ -18,7 +18,8 @@
 # A test that exits non-zero without a "not ok" line counts as one failure,
 # one that exits 0 without an "ok" line as one pass.
 #
-# VM scenarios run FAIRLAB_TEST_JOBS at a time (default: the number of host
+# VM scenarios (and, in a full run, the unit tests after them) run
+# FAIRLAB_TEST_JOBS at a time (default: the number of host
 # CPUs, at most 2): each QEMU runs its vCPUs on one host thread (see --tcg in
 # tests/vm/run-scenario.sh), so two of them keep two cores busy.  A
 # scenario's output is printed in one block when it finishes.
@@ -103,12 +104,19 @@ jobs_max=${FAIRLAB_TEST_JOBS:-$(nproc)}
 [[ $jobs_max =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: FAIRLAB_TEST_JOBS must be a positive integer" >&2; exit 2; }
 [ "${FAIRLAB_TEST_JOBS:-}" ] || [ "$jobs_max" -le 2 ] || jobs_max=2
 
+units=()
 if [ "$mode" != vm ]; then
 	for t in tests/unit/*.t; do
 		[ -x "$t" ] || continue
 		[ -n "$filter" ] && [[ $t != *$filter* ]] && continue
-		run_one "$t" "$t"
+		units+=("$t")
 	done
+fi
+# Alone, the unit tests stream in the foreground.  With the VM scenarios
+# they join the pool after them: they take minutes of host CPU, and run
+# serially first they left one of the two cores idle all that time.
+if [ "$mode" = unit ]; then
+	for t in "${units[@]}"; do run_one "$t" "$t"; done
 fi
 
 if [ "$mode" != unit ]; then
@@ -142,6 +150,10 @@ if [ "$mode" != unit ]; then
 		[ ${#bg_name[@]} -lt "$jobs_max" ] || finish_bg
 		# shellcheck disable=SC2086
 		start_bg "$s [$k]" tests/vm/run-scenario.sh --kernel "$k" $vmopts "$s"
+	done
+	for t in "${units[@]}"; do
+		[ ${#bg_name[@]} -lt "$jobs_max" ] || finish_bg
+		start_bg "$t" "$t"
 	done
 	while [ ${#bg_name[@]} -gt 0 ]; do finish_bg; done
 fi

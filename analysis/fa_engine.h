@@ -45,6 +45,14 @@ struct fa_bin {
 	double err_sum;		/* time-weighted mean of sum over groups of |E|, load units */
 	double err_rel;		/* same divided by sum over groups of sum(load), fraction */
 	u32 groups;		/* groups with error state at t_end */
+	/*
+	 * Shares error, as report's headline (|shares given - ideal| /
+	 * tg->shares, each cfs_rq's last good tg_read held until its next or
+	 * the segment's end): its mean over the cfs_rq-time within the bin,
+	 * a fraction; shares_ns the cfs_rq-ns it is over, 0: no read held.
+	 */
+	double shares_mean;
+	double shares_ns;
 };
 
 /*

@@ -24,6 +24,11 @@ struct fa_series {
 	s64 err_abs_sum;	/* sum over groups of |E| now */
 	s64 load_sum;		/* sum over groups of sum(load) now */
 	u32 groups;		/* groups with a tg_update so far */
+	/* the shares error (struct fa_bin): held now, and integrated */
+	double sh_now;		/* sum over cfs_rqs holding a read of its error */
+	u32 sh_n;		/* cfs_rqs holding a read */
+	double sh_time;		/* integral of sh_now dt over the bin */
+	double sh_ns;		/* integral of sh_n dt over the bin */
 };
 
 /*
@@ -228,5 +233,7 @@ static inline s64 fa_tg_load_before(const struct fa_tg_update *u)
 void fa_series_start(struct fa_engine *e, u64 t);
 void fa_series_advance(struct fa_engine *e, u64 t);
 void fa_series_finish(struct fa_engine *e);
+void fa_series_shares(struct fa_engine *e, double old_err, bool old_held,
+		      double new_err, bool new_held);
 
 #endif /* FA_ENGINE_INT_H */

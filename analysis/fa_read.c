@@ -64,13 +64,37 @@ void fa_read_advance(struct fa_engine *e, u32 i, u64 t)
 		read_span(&e->seg.tgs[i], &g->cfs[k], t);
 }
 
+/* The shares error @c's last read holds (as read_span() weighs it). */
+static double held_err(const struct fa_cfs *c)
+{
+	struct fa_err_val v;
+
+	fa_shares_val(&v, c->rd_diff, c->rd_ideal, c->rd_scale);
+	return v.bnd;
+}
+
+/* @c's held error changes: tell the time series (plots), when there is one. */
+static void series_change(struct fa_engine *e, const struct fa_cfs *c,
+			  double old_err, bool old_held)
+{
+	if (e->cfg.bin_ns)
+		fa_series_shares(e, old_err, old_held,
+				 c->rd_seen ? held_err(c) : 0.0, c->rd_seen);
+}
+
 void fa_read_end(struct fa_engine *e, u32 i)
 {
 	struct fa_tg *g = &e->tgtab.tg[i];
+	struct fa_cfs *c;
 	u32 k;
 
-	for (k = 0; k < g->nr_cfs; k++)
-		g->cfs[k].rd_seen = false;
+	for (k = 0; k < g->nr_cfs; k++) {
+		c = &g->cfs[k];
+		if (!c->rd_seen)
+			continue;
+		c->rd_seen = false;
+		series_change(e, c, held_err(c), true);
+	}
 }
 
 /* A gap in the executing CPU's read count: reads not recorded. */
@@ -107,7 +131,8 @@ int fa_on_tg_read(struct fa_engine *e, const struct fa_event *ev)
 	struct fa_err_val v;
 	struct fa_tg *g;
 	s64 i, ideal;
-	bool good;
+	double old_err;
+	bool good, old_held;
 
 	if (ev->cpu < 0 || ev->cpu >= FA_MAX_CPUS ||
 	    r->cfs_cpu < 0 || r->cfs_cpu >= FA_MAX_CPUS) {
@@ -136,6 +161,8 @@ int fa_on_tg_read(struct fa_engine *e, const struct fa_event *ev)
 	 * shares error as if absent: the last good read's error still holds.
 	 */
 	good = fa_read_adds_up(r);
+	old_held = c->rd_seen;
+	old_err = old_held ? held_err(c) : 0.0;
 	if (!good) {
 		s->read_mismatch++;
 	} else if (!g->timed) {
@@ -143,6 +170,7 @@ int fa_on_tg_read(struct fa_engine *e, const struct fa_event *ev)
 		/* no tg_update of the group yet: no tracked sum to compare */
 		s->read_untracked++;
 		c->rd_seen = false;
+		series_change(e, c, old_err, old_held);
 	} else {
 		read_span(ts, c, e->now);
 		ts->reads_tracked++;
@@ -156,6 +184,7 @@ int fa_on_tg_read(struct fa_engine *e, const struct fa_event *ev)
 		c->rd_seen = true;
 		fa_shares_val(&v, c->rd_diff, c->rd_ideal, c->rd_scale);
 		fa_err_point_val(&ts->shares, &v);
+		series_change(e, c, old_err, old_held);
 	}
 	/* the what-if replay: the same read under each policy (its ideal ours) */
 	if (e->cfg.replay &&

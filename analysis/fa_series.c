@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Fixed-width time bins over the whole trace, for plots: counts of
- * attempts, writes and writer switches per bin, and the time-weighted
- * sum over groups of |E| within each bin.
+ * attempts, writes and writer switches per bin, the time-weighted
+ * sum over groups of |E| within each bin, and the shares error's mean
+ * over the cfs_rq-time within each bin.
  */
 #include "fa_engine_int.h"
 
@@ -36,6 +37,8 @@ static void integrate(struct fa_series *sr, u64 t)
 				(double)sr->load_sum * (double)dt;
 		sr->rel_ns += dt;
 	}
+	sr->sh_time += sr->sh_now * (double)dt;
+	sr->sh_ns += (double)sr->sh_n * (double)dt;
 	sr->last_t = t;
 }
 
@@ -48,10 +51,13 @@ static void emit(struct fa_engine *e)
 	b->err_sum = len ? sr->err_time / (double)len : (double)sr->err_abs_sum;
 	b->err_rel = sr->rel_ns ? sr->rel_time / (double)sr->rel_ns : 0.0;
 	b->groups = sr->groups;
+	b->shares_ns = sr->sh_ns;
+	b->shares_mean = sr->sh_ns > 0 ? sr->sh_time / sr->sh_ns : 0.0;
 	if (e->cfg.on_bin)
 		e->cfg.on_bin(b, e->cfg.arg);
 	b->attempts = b->writes = b->switches = 0;
 	sr->err_time = sr->rel_time = 0.0;
+	sr->sh_time = sr->sh_ns = 0.0;
 	sr->rel_ns = 0;
 	b->t_start = b->t_end;
 	b->t_end = bin_end(e, b->t_start);
@@ -78,6 +84,30 @@ void fa_series_advance(struct fa_engine *e, u64 t)
 		}
 	}
 	integrate(sr, t);
+}
+
+/*
+ * A cfs_rq's held shares error changes (fa_read.c) from @old_err (held or
+ * not) to @new_err (held or not), at the engine's now: the series was
+ * integrated up to it.  Each error is |given - ideal| / tg->shares, at
+ * most 1, so the running sum loses nothing that matters to rounding; it
+ * restarts from 0 exactly whenever no cfs_rq holds a read.
+ */
+void fa_series_shares(struct fa_engine *e, double old_err, bool old_held,
+		      double new_err, bool new_held)
+{
+	struct fa_series *sr = &e->series;
+
+	if (old_held) {
+		sr->sh_now -= old_err;
+		sr->sh_n--;
+	}
+	if (new_held) {
+		sr->sh_now += new_err;
+		sr->sh_n++;
+	}
+	if (!sr->sh_n)
+		sr->sh_now = 0.0;
 }
 
 /* The last, partial bin ends at the last record. */

@@ -28,8 +28,12 @@ static void help(FILE *f)
 "                        relative to the groups' sum(load) (%), per time bin\n"
 "  STEM-writes.png/.svg  tg_update attempts, tg->load_avg writes and writer\n"
 "                        switches per second, per time bin\n"
+"  STEM-shares.png/.svg  the shares error, |given - ideal| / tg->shares (%) as\n"
+"                        report's shares_err_mean_pct, per time bin: its mean\n"
+"                        over the cfs_rqs holding a tg_read, each read held\n"
+"                        until that cfs_rq's next or its segment's end\n"
 "  STEM-hist.png/.svg    time-weighted log2 histograms of |E| (load) and of the\n"
-"                        shares error (%), a line per policy segment\n"
+"                        shares error (% of tg->shares), a line per segment\n"
 "  STEM-switches.png/.svg  heat map of the writer switches from CPU (row, the\n"
 "                        previous writer) to CPU (column, the new one), n: the\n"
 "                        tg->load_avg line's transfers, as perf c2c shows them\n"
@@ -37,7 +41,8 @@ static void help(FILE *f)
 "  pareto.png/.svg       one point per policy segment, one colour and marker\n"
 "                        per tg policy (the legend): time-weighted mean |E| per\n"
 "                        group (load), and beside it the shares error (time-\n"
-"                        weighted mean, %; when the recordings have tg_read\n"
+"                        weighted mean, % of tg->shares, report's\n"
+"                        shares_err_mean_pct; when the recordings have tg_read\n"
 "                        records), against writes/s; the Pareto frontier (no\n"
 "                        segment has fewer writes and less error) joined,\n"
 "                        labelled and named under each panel\n"
@@ -78,8 +83,9 @@ struct pareto_pt {
 	int segment;
 	char tg_policy[48], idlest_policy[48];
 	double writes_per_s, err_mean, err_p99, switches_per_s;
-	double shares_mean;	/* shares error, time-weighted mean (%); NAN: no reads */
+	double shares_mean;	/* shares_err_mean_pct (% of tg->shares); NAN: no reads */
 	bool front_e, front_s;	/* on the Pareto frontier of writes and |E| / shares */
+	int lab_e, lab_s;	/* its frontier label: 0 none, 1 above, 2 below the point */
 };
 
 struct plot_file {
@@ -135,11 +141,16 @@ static void on_bin(const struct fa_bin *b, void *arg)
 		pf->too_many_bins = true;	/* plot_one() says so */
 		return;
 	}
-	fprintf(pf->series, "%.6f\t%.3f\t%.3f\t%.3f\t%.3f\t%.5f\t%d\n",
+	fprintf(pf->series, "%.6f\t%.3f\t%.3f\t%.3f\t%.3f\t%.5f\t%d\t",
 		(double)(b->t_start - t0) / 1e9 + len / 2,
 		(double)b->attempts / len, (double)b->writes / len,
 		(double)b->switches / len, b->err_sum, 100.0 * b->err_rel,
 		b->segment);
+	/* no read held in the bin: no shares error (a gap in the line) */
+	if (b->shares_ns > 0)
+		fprintf(pf->series, "%.6f\n", 100.0 * b->shares_mean);
+	else
+		fprintf(pf->series, "NaN\n");
 }
 
 /* One writer switch into the CPU x CPU heat map (grown as CPUs appear). */
@@ -261,7 +272,7 @@ static void on_segment(const struct fa_segment *s, void *arg)
 	p->switches_per_s = fa_segment_rate(s, s->switches);
 	p->err_mean = fa_err_mean_abs(&s->err);
 	p->err_p99 = (double)fa_err_p_abs(&s->err, 0.99);
-	p->shares_mean = s->shares.rel_time_ns ? 100.0 * fa_err_mean_rel(&s->shares) : NAN;
+	p->shares_mean = fl_shares_mean(&s->shares);	/* as report's shares_err_mean_pct */
 	/* A mark names the tg policy, or the idlest one when only that changed. */
 	fprintf(pf->segments, "%.6f\t%s%s\n",
 		(double)(s->t_start - fa_engine_total(pf->e)->t_start) / 1e9,
@@ -269,7 +280,7 @@ static void on_segment(const struct fa_segment *s, void *arg)
 		!strcmp(pf->last_tg, p->tg_policy) ? p->idlest_policy : p->tg_policy);
 	snprintf(pf->last_tg, sizeof(pf->last_tg), "%s", p->tg_policy);
 	hist_block(pf->hist_e, &s->err.abs, 1.0, "load", p);
-	hist_block(pf->hist_s, &s->shares.rel, 100.0 / FA_REL_SCALE, "pct", p);
+	hist_block(pf->hist_s, &s->shares.bnd, 100.0 / FA_REL_SCALE, "pct", p);
 	pf->hist_has[0] |= s->err.abs.total > 0;
 	pf->hist_has[1] |= s->shares.rel.total > 0;
 	pf->nseg++;
@@ -346,7 +357,7 @@ static void script_hist(FILE *gp, const char *stem, int nseg, const bool has[2])
 			t ? "svg size 1400,560 noenhanced" : "pngcairo size 1400,560 noenhanced",
 			stem, t ? "svg" : "png", stem);
 		script_hist_panel(gp, stem, "err", nseg, has[0], "no tg_update records: no |E|");
-		fprintf(gp, "set title 'shares error |given - ideal| / ideal (%%), octaves'\n"
+		fprintf(gp, "set title 'shares error |given - ideal| / tg->shares (%%), octaves'\n"
 			"set xlabel 'shares error below (%%)'\n");
 		script_hist_panel(gp, stem, "shares", nseg, has[1],
 				  "no tg_read records: no shares error in this recording");
@@ -354,8 +365,26 @@ static void script_hist(FILE *gp, const char *stem, int nseg, const bool has[2])
 	}
 }
 
-/* The gnuplot commands drawing one recording's two time series. */
-static void script_series(FILE *gp, const char *stem)
+/* One recording's shares error over time, or a note that it has none. */
+static void script_shares(FILE *gp, const char *stem, const char *ext, bool has)
+{
+	fprintf(gp, "set output '%s-shares.%s'\n"
+		"set title 'shares error (the weight calc_group_shares() gave), %s'\n"
+		"set ylabel '|given - ideal| / tg->shares (%%)'\n",
+		stem, ext, stem);
+	if (has)
+		/* the key below: the policy marks take the top of the plot */
+		fprintf(gp, "set key below\n"
+			"plot '%s.series.tsv' using 1:8 with lines lw 1.5 title 'mean over the cfs_rqs holding a read (%%)'\n"
+			"set key default; set key top right\n",
+			stem);
+	else
+		fprintf(gp, "set label 2 'no tg_read records: no shares error in this recording' at graph 0.5, graph 0.5 center\n"
+			"plot [0:1] [0:1] NaN notitle\nunset label 2\n");
+}
+
+/* The gnuplot commands drawing one recording's three time series. */
+static void script_series(FILE *gp, const char *stem, bool has_shares)
 {
 	static const char *const term[2][2] = {
 		{ "pngcairo size 1100,500 noenhanced", "png" },
@@ -383,6 +412,33 @@ static void script_series(FILE *gp, const char *stem)
 			"     '' using 1:4 with lines title 'writer switches (1/s)'\n",
 			term[t][0], stem, term[t][1], stem, stem, stem,
 			term[t][1], stem, stem);
+		script_shares(gp, stem, term[t][1], has_shares);
+	}
+}
+
+/*
+ * Frontier labels alternate above and below their points, by increasing
+ * writes: along a frontier the error falls as writes grow, so neighbours
+ * sit close on both axes and labels on one side would overprint.
+ */
+static void frontier_labels(struct pareto_pt *pts, int n, bool shares)
+{
+	double last = -1;
+	int i, k, best, rank = 0;
+
+	for (k = 0; k < n; k++) {
+		best = -1;
+		for (i = 0; i < n; i++)
+			if ((shares ? pts[i].front_s : pts[i].front_e) && pts[i].writes_per_s > last &&
+			    (best < 0 || pts[i].writes_per_s < pts[best].writes_per_s))
+				best = i;
+		if (best < 0)
+			break;
+		last = pts[best].writes_per_s;
+		/* points of equal writes: one label each, on alternate sides too */
+		for (i = 0; i < n; i++)
+			if ((shares ? pts[i].front_s : pts[i].front_e) && pts[i].writes_per_s == last)
+				*(shares ? &pts[i].lab_s : &pts[i].lab_e) = 1 + rank++ % 2;
 	}
 }
 
@@ -460,10 +516,11 @@ static void script_panel(FILE *gp, int ecol, int fcol, const char *ylabel,
 		"plot for [i=1:words(pols)] 'pareto.tsv' using (strcol(3) eq word(pols, i) ? $5 : NaN):%d "
 		"with points lc rgb word(cols, (i - 1) %% words(cols) + 1) pt (i - 1) %% 13 + 4 ps 1.6 title word(pols, i), \\\n"
 		"     '%s' using 1:2 with lines dt 2 lw 1.5 lc rgb '#555555' title 'Pareto frontier', \\\n"
-		"     'pareto.tsv' using ($%d != 0 ? $5 : NaN):%d:3 with labels offset char 1,0.8 left font ',9' notitle\n"
+		"     'pareto.tsv' using ($%d == 1 ? $5 : NaN):%d:3 with labels offset char 1,0.8 left font ',9' notitle, \\\n"
+		"     'pareto.tsv' using ($%d == 2 ? $5 : NaN):%d:3 with labels offset char 1,-0.9 left font ',9' notitle\n"
 		"unset label 1\n",
 		ylabel, logy ? "set logscale y" : "unset logscale y", front, ecol, frontfile,
-		fcol, ecol);
+		fcol, ecol, fcol, ecol);
 }
 
 static void script_pareto(FILE *gp, const struct pareto_pt *pts, int n)
@@ -503,11 +560,11 @@ static void script_pareto(FILE *gp, const struct pareto_pt *pts, int n)
 				"set title 'accumulated error |E|'\n");
 		else
 			fprintf(gp, "set title 'error against tg->load_avg writes, one point per policy segment'\n");
-		script_panel(gp, 6, 11, "time-weighted mean |E| per group (load)", front_e,
+		script_panel(gp, 6, 13, "time-weighted mean |E| per group (load)", front_e,
 			     "pareto-front-e.tsv", logy);
 		if (shares) {
 			fprintf(gp, "set title 'shares error (the weight calc_group_shares() gave)'\n");
-			script_panel(gp, 10, 12, "shares error, time-weighted mean (%)", front_s,
+			script_panel(gp, 10, 14, "shares error, time-weighted mean (% of tg->shares)", front_s,
 				     "pareto-front-s.tsv", false);
 			fprintf(gp, "unset multiplot\n");
 		}
@@ -548,7 +605,7 @@ static int write_front(const char *dir, const char *name, const struct pareto_pt
 
 	if (!f)
 		return -1;
-	fprintf(f, "# writes_per_s\t%s\n", shares ? "shares_err_rel_mean_pct" : "err_mean_load");
+	fprintf(f, "# writes_per_s\t%s\n", shares ? "shares_err_mean_pct" : "err_mean_load");
 	/* selection by increasing writes: frontiers are short */
 	for (k = 0; k < n; k++) {
 		best = -1;
@@ -572,13 +629,16 @@ static int write_pareto(const char *dir, struct pareto_pt *pts, int n)
 	if (!f)
 		return -1;
 	frontier(pts, n);
-	fprintf(f, "# file\tsegment\ttg_policy\tidlest_policy\twrites_per_s\terr_mean_load\terr_p99_load\tswitches_per_s\tlabel\tshares_err_rel_mean_pct\tfrontier_err\tfrontier_shares\n");
+	frontier_labels(pts, n, false);
+	frontier_labels(pts, n, true);
+	fprintf(f, "# file\tsegment\ttg_policy\tidlest_policy\twrites_per_s\terr_mean_load\terr_p99_load\tswitches_per_s\tlabel\tshares_err_mean_pct\tfrontier_err\tfrontier_shares\tlabel_pos_err\tlabel_pos_shares\n");
 	for (i = 0; i < n; i++)
-		fprintf(f, "%s\t%d\t%s\t%s\t%.6g\t%.6g\t%.6g\t%.6g\t%s (%s #%d)\t%.6g\t%d\t%d\n", pts[i].stem,
+		fprintf(f, "%s\t%d\t%s\t%s\t%.6g\t%.6g\t%.6g\t%.6g\t%s (%s #%d)\t%.6g\t%d\t%d\t%d\t%d\n", pts[i].stem,
 			pts[i].segment, pts[i].tg_policy, pts[i].idlest_policy,
 			pts[i].writes_per_s, pts[i].err_mean, pts[i].err_p99,
 			pts[i].switches_per_s, pts[i].tg_policy, pts[i].stem,
-			pts[i].segment, pts[i].shares_mean, pts[i].front_e, pts[i].front_s);
+			pts[i].segment, pts[i].shares_mean, pts[i].front_e, pts[i].front_s,
+			pts[i].lab_e, pts[i].lab_s);
 	if (fclose(f))
 		return -1;
 	return write_front(dir, "pareto-front-e", pts, n, false) ||
@@ -589,12 +649,12 @@ static int write_pareto(const char *dir, struct pareto_pt *pts, int n)
 static void each_image(const char *dir, char (*stems)[64], int nfiles,
 		       void (*fn)(const char *path, void *arg), void *arg)
 {
-	static const char *const kinds[] = { "-error", "-writes", "-switches", "-hist" };
+	static const char *const kinds[] = { "-error", "-writes", "-shares", "-switches", "-hist" };
 	char path[4200];
 	int i, k, e;
 
 	for (i = 0; i <= nfiles; i++) {
-		for (k = 0; k < 4 && (i < nfiles || !k); k++) {
+		for (k = 0; k < 5 && (i < nfiles || !k); k++) {
 			for (e = 0; e < 2; e++) {
 				if (i < nfiles)
 					snprintf(path, sizeof(path), "%s/%s%s.%s", dir, stems[i],
@@ -694,7 +754,7 @@ static int plot_one(struct plot_file *pf, const char *dir, u64 bin_ns, int *ncpu
 	pf->e = e;
 	if (!pf->series || !pf->segments || !pf->hist_e || !pf->hist_s || !e)
 		goto out;
-	fprintf(pf->series, "# %s\n# time_s\tattempts_per_s\twrites_per_s\tswitches_per_s\terr_sum_load\terr_rel_pct\tsegment\n",
+	fprintf(pf->series, "# %s\n# time_s\tattempts_per_s\twrites_per_s\tswitches_per_s\terr_sum_load\terr_rel_pct\tsegment\tshares_err_mean_pct\n",
 		pf->path);
 	if (fl_analyze(pf->path, e))
 		goto out;
@@ -827,7 +887,7 @@ int cmd_plot(int argc, char **argv)
 		"set datafile separator \"\\t\"\nset grid\nset key top right\n", nfiles);
 	for (i = 0; i < nfiles; i++) {
 		script_marks(gp, dir, stems[i]);
-		script_series(gp, stems[i]);
+		script_series(gp, stems[i], has[i][1]);
 		script_map(gp, stems[i], ncpus[i]);
 		script_hist(gp, stems[i], nseg[i], has[i]);
 	}

@@ -289,11 +289,12 @@ if command -v gnuplot >/dev/null; then
 	good=1
 	for p in analyzer-numa-error analyzer-numa-writes analyzer-local-lossy-error \
 		 analyzer-local-lossy-writes analyzer-numa-switches analyzer-numa-hist \
-		 analyzer-local-lossy-switches analyzer-local-lossy-hist pareto; do
+		 analyzer-local-lossy-switches analyzer-local-lossy-hist \
+		 analyzer-numa-shares analyzer-local-lossy-shares pareto; do
 		head -c 4 "$tmp/plots/$p.png" 2>/dev/null | grep -q PNG || good=0
 		grep -q "<svg" "$tmp/plots/$p.svg" 2>/dev/null || good=0
 	done
-	check "plot: PNG and SVG of error, writes/s, switch heat map, histograms and Pareto" test $good = 1
+	check "plot: PNG and SVG of error, writes/s, shares error, switch heat map, histograms and Pareto" test $good = 1
 	# the heat map's cells add up to the writer switches report counts
 	cells=$(awk '!/^#/ { for (i = 1; i <= NF; i++) n += $i } END { print n + 0 }' "$tmp/plots/analyzer-numa.switches.tsv")
 	sw=$("$FAIRLAB" report --csv "$ref" 2>/dev/null |
@@ -306,6 +307,32 @@ if command -v gnuplot >/dev/null; then
 		eval 'test -s "$tmp/plots/pareto-front-e.tsv" && awk -F"\t" "!/^#/ && \$11 == 1 { n++ } END { exit !n }" "$tmp/plots/pareto.tsv"'
 	check "plot --json: 8 Pareto points (4 segments x 2 files)" \
 		eval 'test $(grep -c "\"writes_per_s\"" "$out") = 8'
+	# the shares error is report's: per segment in pareto.tsv, and over
+	# the whole recording in one time bin as wide as the recording
+	pol=$DATA/analyzer-policies.dat
+	"$FAIRLAB" report --json "$pol" >"$tmp/pol.json" 2>/dev/null
+	run_fl "$out" "$err" plot --bin=1000000 -o "$tmp/plots4" "$pol"; s=$?
+	check "plot: shares error per segment (pareto.tsv) and per bin (series.tsv) equal report's shares_err_mean_pct" \
+		python3 - "$tmp/pol.json" "$tmp/plots4/pareto.tsv" "$tmp/plots4/analyzer-policies.series.tsv" <<'PY'
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+def close(a, b):
+	return abs(a - b) <= 1e-5 * max(1.0, abs(b))
+segs = {s["index"]: s["metrics"]["shares_err_mean_pct"] for s in d["segments"]}
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[2]) if not l.startswith("#")]
+bad = 0
+for r in rows:
+	want, got = segs[int(r[1])], float(r[9])
+	if want is None or (isinstance(want, float) and math.isnan(want)):
+		bad += not math.isnan(got)
+	else:
+		bad += not close(got, want)
+bins = [l.split("\t") for l in open(sys.argv[3]) if not l.startswith("#")]
+total = d["total"]["metrics"]["shares_err_mean_pct"]
+bad += len(bins) != 1 or not close(float(bins[0][7]), total)
+print("# %d segments, %d bins, total %r, bin %s" % (len(rows), len(bins), total, bins[0][7] if bins else "-"))
+sys.exit(bad != 0 or not rows)
+PY
 	run_fl "$out" "$err" plot --gnuplot=/bin/false -o "$tmp/plots" "$ref"; s=$?
 	check "plot: a failing gnuplot is an error" test $s = 1
 	# a gnuplot that opens its output and fails leaves an empty image: removed

@@ -8,7 +8,8 @@
 #    stdout and stderr, what they print through libtracecmd's uncompressed
 #    copy (FAIRLAB_ZSTD=0), and FAIRLAB_PROFILE says the chunks were read
 #    in place (so that a silent fallback fails);
-#  - no temporary copy: with $TMPDIR unusable the same output, no warning;
+#  - no temporary copy: with $TMPDIR unusable the same output, no warning,
+#    and no file created at all (strace, when installed);
 #  - a corrupt chunk header, a corrupt zstd frame, garbage in a chunk and
 #    a truncated file: a clear error and exit 1 (garbage that still
 #    decompresses may also read as records), never a sanitizer report.
@@ -60,6 +61,19 @@ f=$DATA/analyzer-policies.dat
 TMPDIR=$tmp/missing "$FAIRLAB" report --json "$f" >"$tmp/out" 2>"$tmp/err"; s=$?
 check "with \$TMPDIR missing: the same report, no copy warning (exit $s)" \
 	eval 'test $s = 0 && cmp -s "$tmp/ref" "$tmp/out" && ! grep -q "uncompressed copy" "$tmp/err"'
+
+# libtracecmd's own copies go to /tmp/trace_cpu_data*, whatever $TMPDIR
+# says: strace sees every file created
+if command -v strace >/dev/null; then
+	strace -f -e trace=open,openat,creat -o "$tmp/strace" "$FAIRLAB" report "$f" >/dev/null 2>&1
+	FAIRLAB_ZSTD=0 strace -f -e trace=open,openat,creat -o "$tmp/strace0" "$FAIRLAB" report "$f" \
+		>/dev/null 2>&1
+	check "no file created while reading in place (strace; the copy creates $(grep -c O_CREAT "$tmp/strace0"))" \
+		eval 'grep -q "analyzer-policies.dat" "$tmp/strace" && ! grep -q O_CREAT "$tmp/strace" &&
+		      grep -q O_CREAT "$tmp/strace0"'
+else
+	note "strace missing: file creation not checked"
+fi
 
 # ---- corrupt files ----
 # chunk OFF: file offset of the 3rd chunk header of CPU 0's data

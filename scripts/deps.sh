@@ -42,7 +42,8 @@ die() { printf 'deps: error: %s\n' "$*" >&2; exit 1; }
 TOOL=(gcc:"C compiler (tools/)" make:make pkg-config:"pkg-config (tools/Makefile)"
 	libtracecmd-dev:"trace-cmd library (tools/)"
 	libtraceevent-dev:"traceevent library (tools/, plugin)"
-	libtracefs-dev:"tracefs library (trace-cmd.h includes tracefs.h)")
+	libtracefs-dev:"tracefs library (trace-cmd.h includes tracefs.h)"
+	libzstd-dev:"zstd library (tools/: reads zstd-compressed trace.dat)")
 MODULES=(gcc-12:"the compiler Debian 12 kernels are built with" make:make
 	binutils:"strip, objdump (modules)" xz-utils:"xz (linux-source, .ko.xz)"
 	dpkg:"dpkg-deb (scripts/fetch-build.sh)" apt:"apt-get download (scripts/fetch-build.sh)")

@@ -18,6 +18,12 @@
 #  2. Times `fairlab report` (events/s; best of 3) and
 #     `trace-cmd report -i FILE >/dev/null` on the same file, as recorded
 #     (trace.dat v7, zstd) and converted to v6 uncompressed.
+#     Then v7 zstd against v6 uncompressed in rounds that alternate the
+#     two (FL_BENCH_ROUNDS, default 5): the ratio of each round, its
+#     median and range (the target is 1.3x at most); that no file was
+#     left in, or even created in, an empty $TMPDIR while reading the zstd
+#     file; and FAIRLAB_PROFILE's account of that reading (time in
+#     pread and in ZSTD_decompressDCtx(), decompression rate).
 #  3. Peak RSS (/usr/bin/time -v) of `fairlab report` on the whole
 #     recording and on its first half (trace-cmd split): the engine keeps
 #     no per-record state, so it should not grow with the trace length.
@@ -34,7 +40,7 @@
 #   tests/bench/bench-analyzer.sh [--rerecord]
 #
 # Environment: FL_BENCH_RECORDS (update attempts to record, default
-# 10000000), FL_BENCH_SECS (cap on the workload seconds per policy,
+# 10000000), FL_BENCH_ROUNDS (alternating v7/v6 rounds, default 5), FL_BENCH_SECS (cap on the workload seconds per policy,
 # default 1200), FL_BENCH_OUT (directory, default
 # build/bench/analyzer-big), FL_BENCH_MIN_EVENTS (default 90% of
 # FL_BENCH_RECORDS; a smaller value for a dry run).
@@ -158,6 +164,34 @@ for f in "$big" "$v6"; do
 	printf '%-16s fairlab whatif (%d policies), replay on 1 thread:  wall %6.2f s, CPU %6.2f s;  whatif/report wall %s, CPU %s\n' \
 		"$label:" "$npol" "$w1w" "$w1c" "$(ratio "$w1w" "$rw")" "$(ratio "$w1c" "$rc")"
 done
+# v7 zstd against v6 in alternating rounds: load that changes during the
+# run hits both sides of a round alike
+rounds=${FL_BENCH_ROUNDS:-5}
+ratios=
+for _ in $(seq "$rounds"); do
+	tz=$(seconds "$fl" report "$big")
+	t6=$(seconds "$fl" report "$v6")
+	ratios="$ratios $(echo "$tz / $t6" | bc -l)"
+done
+printf 'fairlab report, v7 zstd / v6 uncompressed, %d alternating rounds: median %s (target <= 1.3x), range %s-%s;  rounds:%s\n' \
+	"$rounds" \
+	"$(printf '%s\n' $ratios | sort -g | awk '{ a[NR] = $1 } END { printf "%.2fx", NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }')" \
+	"$(printf '%s\n' $ratios | sort -g | head -1 | xargs printf '%.2f')" \
+	"$(printf '%s\n' $ratios | sort -g | tail -1 | xargs printf '%.2fx')" \
+	"$(printf ' %.2f' $ratios)"
+# no temporary copy: an empty $TMPDIR stays empty (inotify would see a
+# file created and unlinked at once; a read-only directory refuses it)
+tdir=$out/tmpdir-check
+rm -rf "$tdir" && mkdir -p "$tdir" && chmod 555 "$tdir"
+TMPDIR=$tdir FAIRLAB_PROFILE=1 "$fl" report "$big" >/dev/null 2>"$out/profile.err" ||
+	die "report with a read-only \$TMPDIR failed: $(head -2 "$out/profile.err")"
+if grep -q "uncompressed copy" "$out/profile.err"; then
+	echo "v7 zstd: read through a temporary copy (see $out/profile.err)"
+else
+	echo "v7 zstd: read in place, \$TMPDIR read-only and empty: $(ls -A "$tdir" | wc -l) files"
+fi
+chmod 755 "$tdir"
+sed -n 's/^fairlab profile: /v7 zstd profile: /p' "$out/profile.err"
 rss_all=$(peak_rss_kb "$fl" report "$big")
 rss_half=$(peak_rss_kb "$fl" report "$half")
 printf 'peak RSS of fairlab report: %.1f MB for %d records, %.1f MB for %d records (first half)\n' \

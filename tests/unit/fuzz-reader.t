@@ -6,7 +6,9 @@
 # 120 s) of the decoding
 # path (tools/test/fuzz_reader.c: libtracecmd open, record decoding, engine,
 # text and JSON formatting) from a seed corpus of the real recordings in
-# tests/data in every trace.dat flavour.  Any crash, sanitizer report in
+# tests/data in every trace.dat flavour (the v7 zstd ones as recorded, read
+# in place by tools/reader/zpages.c and v7layout.c: their layout, chunk
+# headers and zstd frames are mutated too).  Any crash, sanitizer report in
 # our code, timeout or out-of-memory fails the test; the input that did it
 # is kept in build/fuzz/artifacts/.
 #

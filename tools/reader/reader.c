@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "decode.h"
@@ -21,6 +22,7 @@
 #include "trim.h"
 #include "tracecmd_private.h"
 #include "warnings.h"
+#include "zpages.h"
 
 struct fl_reader {
 	struct tracecmd_input *h;
@@ -29,6 +31,8 @@ struct fl_reader {
 	struct fa_engine *e;
 	struct fl_pipe *pipe;		/* the engine's thread, NULL: inline */
 	struct fl_pages *pages;		/* page-by-page reading state */
+	struct fl_zpages *z;		/* zstd chunks read in place, NULL: not */
+	char z_why[160];		/* why not, for FAIRLAB_PROFILE */
 	bool engine_failed;
 	bool abandoned;			/* h left inconsistent: never close it */
 	bool looped;			/* more records than the data holds */
@@ -232,15 +236,35 @@ static int copy_step(struct fl_reader *r, int fd)
 	return r->copy_fd < 0 ? -1 : 0;
 }
 
+/* r->z when the zstd chunks can be read in place (zpages.h). */
+static int zpages_step(struct fl_reader *r, int fd)
+{
+	fl_zpages_open(fd, r->h, &r->z, r->z_why, sizeof(r->z_why));
+	return 0;
+}
+
 /*
- * A compressed recording is read from an uncompressed temporary copy
- * (decompress.h says why); when no copy can be made, from itself, slowly.
+ * A compressed recording is read in place when zpages.c takes it (unless
+ * FAIRLAB_ZSTD=0); otherwise from an uncompressed temporary copy
+ * (decompress.h says why), and when no copy can be made, from itself,
+ * slowly.
  */
 static int use_uncompressed_copy(struct fl_reader *r, const char *name,
 				 char *err, size_t errlen)
 {
+	const char *env = getenv("FAIRLAB_ZSTD");
 	char msg[256];
 
+	if (!env || strcmp(env, "0")) {
+		if (guarded(r, zpages_step, r->fd, true)) {
+			snprintf(err, errlen, "%s: %s", name, r->open_error);
+			return -1;
+		}
+		if (r->z)
+			return 0;
+	} else {
+		snprintf(r->z_why, sizeof(r->z_why), "FAIRLAB_ZSTD=0");
+	}
 	if (getenv("FAIRLAB_NO_COPY") || guarded(r, copy_step, r->fd, true)) {
 		if (r->abandoned) {
 			snprintf(err, errlen, "%s: %s", name, r->open_error);
@@ -445,15 +469,17 @@ static int on_page_record(struct tep_record *rec, void *arg)
 }
 
 /*
- * Every record to on_record(), page by page (pages.h) unless
- * FAIRLAB_PAGES=0 or the file needs libtracecmd's timestamp corrections:
- * then record by record.
+ * Every record to on_record(): from the zstd chunks (zpages.h), or page
+ * by page (pages.h) unless FAIRLAB_PAGES=0 or the file needs
+ * libtracecmd's timestamp corrections: then record by record.
  */
 static int iterate(struct fl_reader *r, char *err, size_t errlen)
 {
 	const char *env = getenv("FAIRLAB_PAGES");
 	int ret = FL_PAGES_UNSUPPORTED;
 
+	if (r->z)
+		return fl_zpages_iterate(r->z, on_page_record, r, err, errlen);
 	if (!env || strcmp(env, "0"))
 		ret = fl_pages_iterate(r->h, &r->pages, on_page_record, r, err, errlen);
 	fl_pages_free(r->pages);
@@ -463,10 +489,48 @@ static int iterate(struct fl_reader *r, char *err, size_t errlen)
 	return ret;
 }
 
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/*
+ * FAIRLAB_PROFILE=1: where the reading thread's time went, on stderr
+ * (the engine runs on its own thread meanwhile, tools/reader/pipe.h).
+ */
+static void profile(const struct fl_reader *r, double secs)
+{
+	const struct fl_zstats *z;
+
+	if (!getenv("FAIRLAB_PROFILE"))
+		return;
+	fprintf(stderr, "fairlab profile: read %llu records in %.3f s (%.2f M records/s), %s\n",
+		(unsigned long long)r->info.records, secs,
+		secs > 0 ? (double)r->info.records / secs / 1e6 : 0.0,
+		r->z ? "zstd chunks read in place" :
+		r->info.compression[0] ? "through an uncompressed copy or libtracecmd" :
+		"through libtracecmd's mapping");
+	if (!r->z) {
+		if (r->z_why[0])
+			fprintf(stderr, "fairlab profile: not read in place: %s\n", r->z_why);
+		return;
+	}
+	z = fl_zpages_stats(r->z);
+	fprintf(stderr, "fairlab profile: %llu chunks, %.1f MB compressed -> %.1f MB; pread %.3f s; ZSTD_decompressDCtx %.3f s (%.0f MB/s of output); the rest (pages, merge, decode, hand-off to the engine) %.3f s\n",
+		z->chunks, (double)z->zbytes / 1e6, (double)z->bytes / 1e6, z->read_secs,
+		z->decompress_secs,
+		z->decompress_secs > 0 ? (double)z->bytes / z->decompress_secs / 1e6 : 0.0,
+		secs - z->read_secs - z->decompress_secs);
+}
+
 int fl_reader_run(struct fl_reader *r, struct fa_engine *e, char *err,
 		  size_t errlen)
 {
 	unsigned int secs = fl_guard_stall_secs();
+	double t0 = now();
 	int ret, jumped;
 
 	r->e = e;
@@ -492,6 +556,7 @@ int fl_reader_run(struct fl_reader *r, struct fa_engine *e, char *err,
 	err[0] = '\0';
 	ret = iterate(r, err, errlen);
 	fl_guard_disarm();
+	profile(r, now() - t0);
 	if (r->pipe && fl_pipe_finish(r->pipe))
 		r->engine_failed = true;
 	r->pipe = NULL;
@@ -516,6 +581,7 @@ void fl_reader_close(struct fl_reader *r)
 {
 	if (!r)
 		return;
+	fl_zpages_free(r->z);
 	if (r->abandoned)
 		close(r->fd);
 	else if (r->h)

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# trace.dat v7 zstd read in place (tools/reader/zpages.h), ASan+UBSan build:
+#  - on every committed recording (tests/data/*.dat, as recorded) and on
+#    the same converted back from v6 to v7 zstd with `trace-cmd convert`,
+#    `report` (text, --json, --csv) and `whatif --csv` print byte for byte,
+#    stdout and stderr, what they print through libtracecmd's uncompressed
+#    copy (FAIRLAB_ZSTD=0), and FAIRLAB_PROFILE says the chunks were read
+#    in place (so that a silent fallback fails);
+#  - no temporary copy: with $TMPDIR unusable the same output, no warning,
+#    and no file created at all (strace, when installed);
+#  - a corrupt chunk header, a corrupt zstd frame, garbage in a chunk and
+#    a truncated file: a clear error and exit 1 (garbage that still
+#    decompresses may also read as records), never a sanitizer report.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tools/test/tap.sh"
+need_built
+make_flavours
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# same_output NAME FILE ARGS...: ARGS on FILE, in place and through the copy
+same_output() {
+	local name=$1 f=$2 nonempty=${NONEMPTY:-1}
+	shift 2
+	FAIRLAB_PROFILE=1 "$FAIRLAB" "$@" "$f" >"$tmp/z.out" 2>"$tmp/z.err"; zs=$?
+	FAIRLAB_ZSTD=0 "$FAIRLAB" "$@" "$f" >"$tmp/c.out" 2>"$tmp/c.err"; cs=$?
+	grep -v '^fairlab profile:' "$tmp/z.err" >"$tmp/z.err2"
+	check "$name: $* identical (stdout, stderr, exit $zs) read in place and through the copy" \
+		eval 'test $zs = $cs && { test $nonempty = 0 || test -s "$tmp/z.out"; } && cmp -s "$tmp/z.out" "$tmp/c.out" &&
+		      cmp -s "$tmp/z.err2" "$tmp/c.err"'
+}
+
+for f in "$DATA"/analyzer-*.dat; do
+	b=$(basename "$f" .dat)
+	conv=$tmp/$b.reconv.dat
+	trace-cmd convert --file-version 7 --compression zstd -i "$WORK/$b.v6.dat" -o "$conv" \
+		>/dev/null 2>&1
+	for g in "$f" "$conv"; do
+		name=$(basename "$g")
+		FAIRLAB_PROFILE=1 "$FAIRLAB" report --json "$g" 2>"$tmp/err" >/dev/null
+		check "$name: its zstd chunks are read in place" \
+			grep -q "zstd chunks read in place" "$tmp/err"
+		for fmt in "" --json --csv; do
+			# the converted copy: one format is enough
+			[ "$g" = "$conv" ] && [ "$fmt" != --json ] && continue
+			same_output "$name" "$g" report $fmt
+		done
+	done
+	same_output "$b" "$f" whatif --csv
+done
+# refused the same way: no fairlab formats
+NONEMPTY=0 same_output sched-only "$DATA/sched-only.dat" report
+check "sched-only.dat: refused (exit 1)" test "$zs" = 1
+
+# ---- no temporary copy ----
+f=$DATA/analyzer-policies.dat
+"$FAIRLAB" report --json "$f" >"$tmp/ref" 2>/dev/null
+TMPDIR=$tmp/missing "$FAIRLAB" report --json "$f" >"$tmp/out" 2>"$tmp/err"; s=$?
+check "with \$TMPDIR missing: the same report, no copy warning (exit $s)" \
+	eval 'test $s = 0 && cmp -s "$tmp/ref" "$tmp/out" && ! grep -q "uncompressed copy" "$tmp/err"'
+
+# libtracecmd's own copies go to /tmp/trace_cpu_data*, whatever $TMPDIR
+# says: strace sees every file created
+if command -v strace >/dev/null; then
+	strace -f -e trace=open,openat,creat -o "$tmp/strace" "$FAIRLAB" report "$f" >/dev/null 2>&1
+	FAIRLAB_ZSTD=0 strace -f -e trace=open,openat,creat -o "$tmp/strace0" "$FAIRLAB" report "$f" \
+		>/dev/null 2>&1
+	check "no file created while reading in place (strace; the copy creates $(grep -c O_CREAT "$tmp/strace0"))" \
+		eval 'grep -q "analyzer-policies.dat" "$tmp/strace" && ! grep -q O_CREAT "$tmp/strace" &&
+		      grep -q O_CREAT "$tmp/strace0"'
+else
+	note "strace missing: file creation not checked"
+fi
+
+# ---- corrupt files ----
+# chunk OFF: file offset of the 3rd chunk header of CPU 0's data
+chunk3=$(python3 - "$f" <<'PY'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+p = 10 + len(b'7\0') + 2 + 4
+for _ in range(2):
+    p = d.index(b'\0', p) + 1
+opts = struct.unpack_from('<Q', d, p)[0]
+while opts:
+    size = struct.unpack_from('<Q', d, opts + 8)[0]
+    q, nxt = opts + 16, 0
+    while q < opts + 16 + size:
+        oid, n = struct.unpack_from('<HI', d, q)
+        if oid == 0:
+            nxt = struct.unpack_from('<Q', d, q + 6)[0]
+        if oid == 3 and d[q + 14] == 0:
+            r = d.index(b'\0', q + 15) + 1 + 8   # clock, page size, cpus
+            cpu0 = struct.unpack_from('<Q', d, r + 4)[0]
+            c = cpu0 + 4
+            for _ in range(2):
+                c += 8 + struct.unpack_from('<I', d, c)[0]
+            print(c)
+            sys.exit(0)
+        q += 6 + n
+    opts = nxt
+PY
+)
+# corrupt NAME OFFSET HEX: a copy of $f with bytes HEX (printf escapes) at OFFSET
+corrupt() {
+	cp "$f" "$tmp/$1.dat"
+	printf "$3" | dd of="$tmp/$1.dat" bs=1 seek="$2" conv=notrunc status=none
+}
+if [ -z "$chunk3" ]; then
+	not_ok "found the chunks of CPU 0 in $f"
+else
+	corrupt zsize "$chunk3" '\xf0\xff\xff\xff'
+	corrupt usize $((chunk3 + 4)) '\x03\x00\x00\x00'
+	corrupt frame $((chunk3 + 8)) '\x00\x00\x00\x00'
+	# a compressed size past the data: libtracecmd itself refuses to open it
+	run_fl "$tmp/out" "$tmp/err" report "$tmp/zsize.dat"; s=$?
+	check "corrupt chunk (zsize): exit 1, the file is corrupt" \
+		eval 'test $s = 1 && grep -q "(truncated or corrupt trace.dat)" "$tmp/err" &&
+		      ! grep -E -q "$SAN_REPORT" "$tmp/err"'
+	for c in usize frame; do
+		run_fl "$tmp/out" "$tmp/err" report "$tmp/$c.dat"; s=$?
+		check "corrupt chunk ($c): exit 1, says where and that the file is corrupt" \
+			eval 'test $s = 1 && grep -q "CPU index 0: .* at offset $chunk3 (corrupt trace.dat)" "$tmp/err" &&
+			      ! grep -E -q "$SAN_REPORT" "$tmp/err"'
+	done
+	cp "$f" "$tmp/garbage.dat"
+	head -c 4000 /dev/urandom | dd of="$tmp/garbage.dat" bs=1 seek=$((chunk3 + 12)) conv=notrunc status=none
+	run_fl "$tmp/out" "$tmp/err" report "$tmp/garbage.dat"; s=$?
+	check "garbage in a chunk: exit 0 or 1 (exit $s), no sanitizer report" \
+		eval '{ test $s = 0 || test $s = 1; } && ! grep -E -q "$SAN_REPORT" "$tmp/err"'
+fi
+head -c $(($(stat -c %s "$f") * 7 / 10)) "$f" >"$tmp/trunc.dat"
+run_fl "$tmp/out" "$tmp/err" report "$tmp/trunc.dat"; s=$?
+check "truncated v7 zstd: exit 1 with a message, no sanitizer report" \
+	eval 'test $s = 1 && grep -q "truncated or corrupt" "$tmp/err" && ! grep -E -q "$SAN_REPORT" "$tmp/err"'
+tap_end

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Merging per-CPU ring-buffer pages into one record stream, as
+ * tracecmd_iterate_events() does: the earliest record first, the lowest
+ * CPU index on ties.  Where the pages come from is the caller's
+ * (pages.c: libtracecmd's mapping of the file; zpages.c: zstd chunks
+ * decompressed here); a kbuffer of libtraceevent's walks each page.
+ */
+#ifndef FL_MERGE_H
+#define FL_MERGE_H
+
+#include <stdbool.h>
+
+#include <event-parse.h>
+#include <kbuffer.h>
+
+/* One CPU's position: the page being walked and the event it is at. */
+struct fl_cursor {
+	struct kbuffer *kb;
+	char *page;			/* the page being walked */
+	void *data;			/* the current event, NULL: no more */
+	unsigned long long ts;
+	int cpu;			/* the CPU number its records carry */
+	bool first;			/* data is the first event delivered of the page */
+};
+
+struct fl_merge {
+	int n;				/* cursors, one per CPU index */
+	int page_size;
+	struct fl_cursor *c;
+	/*
+	 * Points cursor @i at the first event of the next page with one:
+	 * 0, 1 when the CPU has no more (c[i].data NULL), -1 on an error
+	 * (the callee keeps the message).
+	 */
+	int (*next_page)(struct fl_merge *m, int i);
+};
+
+/* A kbuffer for the pages of @tep's file (long size, endianness, format). */
+struct kbuffer *fl_cursor_kbuffer(struct tep_handle *tep);
+
+/*
+ * Calls @cb for every record in timestamp order until it returns < 0.
+ * The cursors with data are positioned on their first event.  Returns 0
+ * at the end, the callback's negative value, or -2 when next_page failed.
+ */
+int fl_merge_run(struct fl_merge *m, int (*cb)(struct tep_record *rec, void *arg),
+		 void *arg);
+
+#endif /* FL_MERGE_H */

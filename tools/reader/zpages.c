@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * zstd chunks decompressed in place, page by page (see zpages.h).
+ */
+#include <endian.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <zstd.h>
+
+#include "merge.h"
+#include "tracecmd_private.h"
+#include "v7layout.h"
+#include "zpages.h"
+
+/*
+ * trace-cmd writes chunks of 10 pages; a chunk of more than 64 MB is a
+ * corrupt size, not a recording (and would be that much memory per CPU).
+ */
+#define MAX_CHUNK	(64u << 20)
+
+/* One CPU's compressed data and its current chunk, decompressed. */
+struct zstream {
+	unsigned long long pos, end;	/* next chunk header; end of the CPU's data */
+	unsigned int left;		/* chunks not read yet */
+	unsigned char *z;		/* the compressed chunk */
+	size_t zcap;
+	char *buf;			/* the chunk's pages, and a page of slack */
+	size_t cap;
+	size_t len, next;		/* bytes in buf; offset of the next page */
+};
+
+struct fl_zpages {
+	struct fl_merge m;
+	int fd;
+	ZSTD_DCtx *dctx;
+	char *err;
+	size_t errlen;
+	struct fl_zstats st;
+	struct fl_cursor *c;
+	struct zstream s[];
+};
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int corrupt(struct fl_zpages *z, int i, const char *what)
+{
+	snprintf(z->err, z->errlen, "CPU index %d: %s at offset %llu (corrupt trace.dat)",
+		 i, what, z->s[i].pos);
+	return -1;
+}
+
+/* Grows *@p to hold @n bytes; -1 when out of memory. */
+static int reserve(void *p, size_t *cap, size_t n)
+{
+	void *q;
+
+	if (n <= *cap)
+		return 0;
+	q = realloc(*(void **)p, n);
+	if (!q)
+		return -1;
+	*(void **)p = q;
+	*cap = n;
+	return 0;
+}
+
+/* Stream @i's next chunk into its buffer: 0, 1 when none is left, -1. */
+static int next_chunk(struct fl_zpages *z, int i)
+{
+	struct zstream *s = &z->s[i];
+	unsigned int zsize, size, ps = (unsigned int)z->m.page_size;
+	unsigned char h[8];
+	uint32_t v;
+	size_t got;
+	double t;
+
+	if (!s->left)
+		return 1;
+	if (s->end - s->pos < sizeof(h) ||
+	    pread(z->fd, h, sizeof(h), (off_t)s->pos) != (ssize_t)sizeof(h))
+		return corrupt(z, i, "chunk header past the end of the CPU's data");
+	memcpy(&v, h, 4);
+	zsize = le32toh(v);
+	memcpy(&v, h + 4, 4);
+	size = le32toh(v);
+	if (zsize > s->end - s->pos - sizeof(h))
+		return corrupt(z, i, "compressed chunk past the end of the CPU's data");
+	if (!size || size % ps || size > MAX_CHUNK)
+		return corrupt(z, i, "implausible chunk size");
+	if (reserve(&s->z, &s->zcap, zsize ? zsize : 1) ||
+	    reserve(&s->buf, &s->cap, (size_t)size + ps)) {
+		snprintf(z->err, z->errlen, "out of memory");
+		return -1;
+	}
+	t = now();
+	if (pread(z->fd, s->z, zsize, (off_t)(s->pos + sizeof(h))) != (ssize_t)zsize)
+		return corrupt(z, i, "unreadable chunk");
+	z->st.read_secs += now() - t;
+	t = now();
+	got = ZSTD_decompressDCtx(z->dctx, s->buf, size, s->z, zsize);
+	z->st.decompress_secs += now() - t;
+	if (ZSTD_isError(got) || got != size)
+		return corrupt(z, i, "zstd chunk that does not decompress to its size");
+	/* kbuffer may look a little past a page's data: never at old bytes */
+	memset(s->buf + size, 0, ps);
+	s->pos += sizeof(h) + zsize;
+	s->left--;
+	s->len = size;
+	s->next = 0;
+	z->st.chunks++;
+	z->st.zbytes += zsize;
+	z->st.bytes += size;
+	return 0;
+}
+
+/*
+ * Cursor @i at the first event of its stream's next page with one
+ * (fl_merge's next_page): as libtracecmd, pages without events are
+ * skipped.
+ */
+static int next_page(struct fl_merge *m, int i)
+{
+	struct fl_zpages *z = (struct fl_zpages *)((char *)m - offsetof(struct fl_zpages, m));
+	struct zstream *s = &z->s[i];
+	struct fl_cursor *c = &m->c[i];
+	char *page;
+	int ret;
+
+	for (;;) {
+		if (s->next >= s->len) {
+			ret = next_chunk(z, i);
+			if (ret) {
+				c->data = NULL;
+				return ret;
+			}
+		}
+		page = s->buf + s->next;
+		s->next += (size_t)m->page_size;
+		c->data = NULL;
+		if (kbuffer_load_subbuffer(c->kb, page) < 0 ||
+		    kbuffer_start_of_data(c->kb) + kbuffer_subbuffer_size(c->kb) > m->page_size)
+			return corrupt(z, i, "ring-buffer page larger than a page, in the chunk before");
+		c->data = kbuffer_read_event(c->kb, &c->ts);
+		if (c->data) {
+			c->page = page;
+			c->first = true;
+			return 0;
+		}
+	}
+}
+
+/* Does libtracecmd see the first record of CPU index @i as we do? */
+static bool same_first(struct fl_zpages *z, struct tracecmd_input *h, int i)
+{
+	struct tep_record *peek = tracecmd_peek_data(h, i);
+	struct fl_cursor *c = &z->c[i];
+	int size;
+
+	if (!peek || !c->data)
+		return !peek && !c->data;
+	size = kbuffer_event_size(c->kb);
+	return peek->ts == c->ts && peek->cpu == c->cpu && peek->size == size &&
+	       size >= 0 && size <= c->page + z->m.page_size - (char *)c->data &&
+	       peek->missed_events == kbuffer_missed_events(c->kb) &&
+	       !memcmp(peek->data, c->data, (size_t)size);
+}
+
+void fl_zpages_free(struct fl_zpages *z)
+{
+	int i;
+
+	if (!z)
+		return;
+	for (i = 0; i < z->m.n; i++) {
+		if (z->c && z->c[i].kb)
+			kbuffer_free(z->c[i].kb);
+		free(z->s[i].z);
+		free(z->s[i].buf);
+	}
+	free(z->c);
+	ZSTD_freeDCtx(z->dctx);
+	free(z);
+}
+
+int fl_zpages_open(int fd, struct tracecmd_input *h, struct fl_zpages **out,
+		   char *why, size_t whylen)
+{
+	struct tep_handle *tep = tracecmd_get_tep(h);
+	struct fl_v7layout l;
+	struct fl_zpages *z = NULL;
+	struct zstream *s;
+	unsigned char cnt[4];
+	uint32_t v;
+	int i, n;
+
+	*out = NULL;
+	if (fl_v7layout_read(fd, &l, why, whylen))
+		goto unsupported;
+	n = l.nr_cpus;
+	if (!l.compressed || strcmp(l.compression, "zstd")) {
+		snprintf(why, whylen, "its data is not zstd-compressed");
+		goto unsupported;
+	}
+	if (!tep || n <= 0 || n != tracecmd_cpus(h) ||
+	    (int)l.page_size != tracecmd_page_size(h) || l.page_size < 64) {
+		snprintf(why, whylen, "libtracecmd counts its CPUs or pages otherwise");
+		goto unsupported;
+	}
+	z = calloc(1, sizeof(*z) + (size_t)n * sizeof(z->s[0]));
+	if (!z)
+		goto oom;
+	z->m.n = n;
+	z->c = calloc((size_t)n, sizeof(*z->c));
+	z->dctx = ZSTD_createDCtx();
+	if (!z->c || !z->dctx)
+		goto oom;
+	z->m.c = z->c;
+	z->m.page_size = (int)l.page_size;
+	z->m.next_page = next_page;
+	z->fd = fd;
+	z->err = why;
+	z->errlen = whylen;
+	for (i = 0; i < n; i++) {
+		s = &z->s[i];
+		z->c[i].cpu = i;
+		z->c[i].kb = fl_cursor_kbuffer(tep);
+		if (!z->c[i].kb)
+			goto oom;
+		/* the size trace-cmd records leaves out the chunk count */
+		s->pos = l.cpu[i].offset;
+		s->end = l.cpu[i].offset + l.cpu[i].size + sizeof(cnt);
+		if (l.cpu[i].size) {
+			if (l.cpu[i].size < sizeof(cnt) ||
+			    pread(fd, cnt, sizeof(cnt), (off_t)s->pos) != (ssize_t)sizeof(cnt)) {
+				corrupt(z, i, "no chunk count");
+				goto unsupported;
+			}
+			memcpy(&v, cnt, 4);
+			s->left = le32toh(v);
+			s->pos += sizeof(cnt);
+		}
+		if (next_page(&z->m, i) < 0)
+			goto unsupported;
+		if (!same_first(z, h, i)) {
+			snprintf(why, whylen, "libtracecmd reads another first record on CPU index %d",
+				 i);
+			goto unsupported;
+		}
+	}
+	fl_v7layout_free(&l);
+	*out = z;
+	return 0;
+oom:
+	snprintf(why, whylen, "out of memory");
+unsupported:
+	fl_v7layout_free(&l);
+	fl_zpages_free(z);
+	return 1;
+}
+
+int fl_zpages_iterate(struct fl_zpages *z, int (*cb)(struct tep_record *rec, void *arg),
+		      void *arg, char *err, size_t errlen)
+{
+	z->err = err;
+	z->errlen = errlen;
+	return fl_merge_run(&z->m, cb, arg);
+}
+
+const struct fl_zstats *fl_zpages_stats(const struct fl_zpages *z)
+{
+	return &z->st;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Reading a zstd-compressed trace.dat version 7 in place: each CPU's data
+ * is a sequence of compressed chunks (trace-cmd.dat.v7(5): a count, then
+ * per chunk its compressed and uncompressed sizes and a zstd frame), read
+ * and decompressed one chunk at a time into a buffer of that CPU's, whose
+ * pages kbuffer walks and merge.h merges.  Memory: one chunk (10 pages
+ * as trace-cmd writes them) per CPU, whatever the recording's length; no
+ * temporary file.
+ *
+ * libtracecmd still opens the file (headers, event formats, options),
+ * and its first record of every CPU must be the one found here (same
+ * timestamp, CPU and bytes): files this reader does not take (other
+ * compressors, timestamp corrections, anything unexpected in the layout)
+ * are left to libtracecmd.
+ */
+#ifndef FL_ZPAGES_H
+#define FL_ZPAGES_H
+
+#include <event-parse.h>
+#include <trace-cmd.h>
+
+struct fl_zpages;
+
+/* What the reader did, for FAIRLAB_PROFILE. */
+struct fl_zstats {
+	unsigned long long chunks;
+	unsigned long long zbytes, bytes;	/* compressed, decompressed */
+	double decompress_secs;			/* in ZSTD_decompressDCtx() */
+	double read_secs;			/* in pread() of the chunks */
+};
+
+/*
+ * 0 with *@out ready to iterate; 1 when the file is not one this reader
+ * takes (the reason in @why: use libtracecmd).  @fd stays the caller's.
+ */
+int fl_zpages_open(int fd, struct tracecmd_input *h, struct fl_zpages **out,
+		   char *why, size_t whylen);
+/*
+ * Calls @cb for every record in timestamp order (as fl_pages_iterate())
+ * until it returns < 0.  0 at the end, the callback's negative value, or
+ * -2 with a message in @err when the data is corrupt.
+ */
+int fl_zpages_iterate(struct fl_zpages *z, int (*cb)(struct tep_record *rec, void *arg),
+		      void *arg, char *err, size_t errlen);
+const struct fl_zstats *fl_zpages_stats(const struct fl_zpages *z);
+void fl_zpages_free(struct fl_zpages *z);
+
+#endif /* FL_ZPAGES_H */

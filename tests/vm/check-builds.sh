@@ -34,7 +34,7 @@
 #   make check-builds BUILDS="6.1.0-57-cloud-amd64 6.12.117+deb12-cloud-amd64"
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$top"
+cd "$top" || exit 1
 . scripts/ports.sh
 CACHE=${CACHE:-$top/.cache}
 export CACHE
@@ -77,7 +77,7 @@ scenario() {
 		verdict=ok
 	else
 		verdict=FAIL
-		fails+=("$k: $2: $(grep -m1 '^not ok' "$outroot/$k/$2.log" || echo "no 'not ok' line") (${outroot#$top/}/$k/$2.log)")
+		fails+=("$k: $2: $(grep -m1 '^not ok' "$outroot/$k/$2.log" || echo "no 'not ok' line") (${outroot#"$top"/}/$k/$2.log)")
 	fi
 	vsecs=$(( $(date +%s) - t ))
 }
@@ -102,10 +102,10 @@ for k in "${builds[@]}"; do
 		say "$k: not served: $why"
 	elif ! timeout "$fetch_tmo" scripts/fetch-build.sh "$k" image headers source >"$d/fetch.log" 2>&1; then
 		smoke="FAIL(fetch)"
-		fails+=("$k: fetch: $(tail -n1 "$d/fetch.log") (${d#$top/}/fetch.log)")
+		fails+=("$k: fetch: $(tail -n1 "$d/fetch.log") (${d#"$top"/}/fetch.log)")
 	elif ! timeout 900 scripts/build-kmod.sh "$k" >"$d/build.log" 2>&1; then
 		smoke="FAIL(build)"
-		fails+=("$k: module build: $(tail -n1 "$d/build.log") (${d#$top/}/build.log)")
+		fails+=("$k: module build: $(tail -n1 "$d/build.log") (${d#"$top"/}/build.log)")
 	else
 		scenario "$k" smoke
 		smoke=$verdict ssecs=$vsecs
@@ -115,7 +115,7 @@ for k in "${builds[@]}"; do
 				cov=$verdict csecs=$vsecs
 			else
 				cov="FAIL(build)"
-				fails+=("$k: probe module build: $(tail -n1 "$d/probe-build.log") (${d#$top/}/probe-build.log)")
+				fails+=("$k: probe module build: $(tail -n1 "$d/probe-build.log") (${d#"$top"/}/probe-build.log)")
 			fi
 		fi
 	fi
@@ -145,6 +145,6 @@ echo
 # shellcheck disable=SC2059
 printf "$rowfmt\n" "build" "smoke" "smoke (s)" "coverage" "coverage (s)" "total (s)"
 printf '%s\n' "${rows[@]}"
-echo "# $n builds, $((n - failed)) clean, $failed failed; started $(date -u -d "@$t_start" '+%Y-%m-%d %H:%M') UTC, ${total}s in all (logs: ${outroot#$top/}/)"
+echo "# $n builds, $((n - failed)) clean, $failed failed; started $(date -u -d "@$t_start" '+%Y-%m-%d %H:%M') UTC, ${total}s in all (logs: ${outroot#"$top"/}/)"
 for f in ${fails[@]+"${fails[@]}"}; do echo "# FAILED $f"; done
 [ "$failed" -eq 0 ]

@@ -15,9 +15,9 @@
 # (one build of each, then the next of each), so a run cut short has
 # reached every series.  Prints a progress line with an ETA after each
 # build and a table at the end (build, smoke and coverage verdicts with
-# their seconds, the build's seconds in all, fetch and module build
-# included), then one line per failure naming its log; exits 1 if any
-# step failed.  Logs and VM artifacts go to build/check-builds/<release>/.
+# their seconds, the seconds FAIRLAB_VM_WRAPPER kept them waiting, the
+# build's seconds in all, download, module builds and waits included),
+# then one line per failure naming its log; exits 1 if any step failed.  Logs and VM artifacts go to build/check-builds/<release>/.
 #
 # Each step is bounded (FAIRLAB_FETCH_TIMEOUT, default 1200 s for the
 # downloads, 900 s for the module build; the scenarios have their own).
@@ -54,7 +54,7 @@ read -r -a wrap <<<"${FAIRLAB_VM_WRAPPER:-}"
 outroot=$top/build/check-builds
 mkdir -p "$outroot"
 say() { printf 'check-builds: %s\n' "$*"; }
-rowfmt='%-28s %-12s %9s %-12s %12s %9s'
+rowfmt='%-28s %-12s %9s %-12s %12s %9s %9s'
 # timed VERDICT SECS: "ok (312s)", or the verdict alone when the step did not run
 timed() { if [ "$2" = - ]; then echo "$1"; else echo "$1 (${2}s)"; fi; }
 
@@ -65,21 +65,26 @@ entries() {
 
 # scenario KREL NAME: run tests/vm/scenarios/NAME.guest.sh on the build's
 # own image with its "# fairlab-vm:" options; sets $verdict (ok/FAIL, by
-# its exit status) and $vsecs (its seconds, the wait for a VM slot of
-# FAIRLAB_VM_WRAPPER included)
+# its exit status), $vsecs (its seconds) and $vwait (the seconds before
+# FAIRLAB_VM_WRAPPER let it start, e.g. waiting for a free VM slot)
 scenario() {
-	local k=$1 s=tests/vm/scenarios/$2.guest.sh opts t
+	local k=$1 s=tests/vm/scenarios/$2.guest.sh opts t t1 tf=$outroot/$1/.$2.started
 	opts=$(sed -n 's/^#[[:space:]]*fairlab-vm:[[:space:]]*//p' "$s" | head -n1)
 	t=$(date +%s)
-	# shellcheck disable=SC2086
-	if ${wrap[@]+"${wrap[@]}"} tests/vm/run-scenario.sh --kernel "$k" $opts \
+	rm -f "$tf"
+	# the scenario notes when it starts, inside the wrapper
+	# shellcheck disable=SC2016,SC2086
+	if ${wrap[@]+"${wrap[@]}"} sh -c 'date +%s >"$0"; exec "$@"' "$tf" \
+		tests/vm/run-scenario.sh --kernel "$k" $opts \
 		--out "$outroot/$k/$2" "$s" >"$outroot/$k/$2.log" 2>&1; then
 		verdict=ok
 	else
 		verdict=FAIL
 		fails+=("$k: $2: $(grep -m1 '^not ok' "$outroot/$k/$2.log" || echo "no 'not ok' line") (${outroot#"$top"/}/$k/$2.log)")
 	fi
-	vsecs=$(( $(date +%s) - t ))
+	t1=$(cat "$tf" 2>/dev/null) || t1=$t
+	vwait=$((t1 - t)) vsecs=$(( $(date +%s) - t1 ))
+	bwait=$((bwait + vwait))
 }
 
 t_start=$(date +%s)
@@ -87,6 +92,7 @@ n=${#builds[@]}
 rows=()
 fails=()
 failed=0
+waited=0
 i=0
 for k in "${builds[@]}"; do
 	i=$((i + 1))
@@ -94,7 +100,7 @@ for k in "${builds[@]}"; do
 	d=$outroot/$k
 	rm -rf "$d" && mkdir -p "$d"
 	before=$(entries "$k")
-	smoke=- cov=- ssecs=- csecs=-
+	smoke=- cov=- ssecs=- csecs=- bwait=0
 	why=$(fl_refusal "$k")
 	if [ -n "$why" ]; then
 		smoke="refused"
@@ -122,7 +128,8 @@ for k in "${builds[@]}"; do
 	case "$smoke $cov" in *FAIL*|*refused*) failed=$((failed + 1)) ;; esac
 	secs=$(( $(date +%s) - t0 ))
 	# shellcheck disable=SC2059
-	rows+=("$(printf "$rowfmt" "$k" "$smoke" "$ssecs" "$cov" "$csecs" "$secs")")
+	rows+=("$(printf "$rowfmt" "$k" "$smoke" "$ssecs" "$cov" "$csecs" "$bwait" "$secs")")
+	waited=$((waited + bwait))
 
 	# disk: drop what this run fetched for this build when space is short
 	free=$(df -P -k "$CACHE/" | awk 'NR == 2 { print int($4 / 1048576) }')
@@ -137,14 +144,14 @@ for k in "${builds[@]}"; do
 	el=$(( $(date +%s) - t_start ))
 	left=$(( n - i ))
 	eta=$(( el * left / i ))
-	say "[$i/$n] $k: smoke $(timed "$smoke" "$ssecs"), coverage $(timed "$cov" "$csecs"), ${secs}s in all; ${left} left, ETA $(date -u -d "@$(( $(date +%s) + eta ))" +%H:%M:%S) UTC (~$((eta / 60)) min)"
+	say "[$i/$n] $k: smoke $(timed "$smoke" "$ssecs"), coverage $(timed "$cov" "$csecs"), ${secs}s in all (${bwait}s of it waiting for a VM); ${left} left, ETA $(date -u -d "@$(( $(date +%s) + eta ))" +%H:%M:%S) UTC (~$((eta / 60)) min)"
 done
 
 total=$(( $(date +%s) - t_start ))
 echo
 # shellcheck disable=SC2059
-printf "$rowfmt\n" "build" "smoke" "smoke (s)" "coverage" "coverage (s)" "total (s)"
+printf "$rowfmt\n" "build" "smoke" "smoke (s)" "coverage" "coverage (s)" "wait (s)" "total (s)"
 printf '%s\n' "${rows[@]}"
-echo "# $n builds, $((n - failed)) clean, $failed failed; started $(date -u -d "@$t_start" '+%Y-%m-%d %H:%M') UTC, ${total}s in all (logs: ${outroot#"$top"/}/)"
+echo "# $n builds, $((n - failed)) clean, $failed failed; started $(date -u -d "@$t_start" '+%Y-%m-%d %H:%M') UTC, ${total}s in all (${waited}s waiting for a VM; logs: ${outroot#"$top"/}/)"
 for f in ${fails[@]+"${fails[@]}"}; do echo "# FAILED $f"; done
 [ "$failed" -eq 0 ]

@@ -58,9 +58,11 @@ rowfmt='%-28s %-12s %9s %-12s %12s %9s %9s'
 # timed VERDICT SECS: "ok (312s)", or the verdict alone when the step did not run
 timed() { if [ "$2" = - ]; then echo "$1"; else echo "$1 (${2}s)"; fi; }
 
-# the cache entries of one build, to tell what this run added
+# the cache entries of one build, to tell what this run added: its own
+# packages (linux-image-KREL, linux-headers-KREL) and their unpacked trees,
+# never what another build or another user of the cache fetched meanwhile
 entries() {
-	ls -d "$CACHE"/deb/*.deb "$CACHE/kernel-$1" "$CACHE/headers-$1" 2>/dev/null | sort
+	ls -d "$CACHE"/deb/*-"$1"_*.deb "$CACHE/kernel-$1" "$CACHE/headers-$1" 2>/dev/null | sort
 }
 
 # scenario KREL NAME: run tests/vm/scenarios/NAME.guest.sh on the build's

@@ -86,6 +86,13 @@ ln -sf "$top/Kbuild" "$out/Kbuild"
 find "$out/module" -xtype l -delete
 # The build's release, version string, function sizes and variants, from
 # its line of builds.tsv (fl_check_port() compares them at load).
-"$top/scripts/port-build-header.sh" "$rel" >"$out/module/port_build.h"
+# Replaced only when it changes, so that a rebuild of the same build
+# recompiles nothing (make check-builds after make modules).
+"$top/scripts/port-build-header.sh" "$rel" >"$out/module/port_build.h.new"
+if cmp -s "$out/module/port_build.h.new" "$out/module/port_build.h"; then
+	rm -f "$out/module/port_build.h.new"
+else
+	mv -f "$out/module/port_build.h.new" "$out/module/port_build.h"
+fi
 make -s -C "$kdir" M="$out" FAIRLAB_PORT="$port" FAIRLAB_SCHED_SRC="$src" \
 	FAIRLAB_PORT_DEFINES="$defines" modules

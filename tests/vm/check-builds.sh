@@ -11,10 +11,13 @@
 #   tests/vm/check-builds.sh [KREL...]
 #
 # Default: every build a port serves (module/port/*/kernel.conf and the
-# "served" lines of module/port/*/builds.tsv).  Prints a progress line with
-# an ETA after each build and a table at the end (build, smoke, coverage,
-# seconds); exits 1 if any step failed.  Logs and VM artifacts go to
-# build/check-builds/<release>/.
+# "served" lines of module/port/*/builds.tsv), the series taken in turn
+# (one build of each, then the next of each), so a run cut short has
+# reached every series.  Prints a progress line with an ETA after each
+# build and a table at the end (build, smoke and coverage verdicts with
+# their seconds, the seconds FAIRLAB_VM_WRAPPER kept them waiting, the
+# build's seconds in all, download, module builds and waits included),
+# then one line per failure naming its log; exits 1 if any step failed.  Logs and VM artifacts go to build/check-builds/<release>/.
 #
 # Each step is bounded (FAIRLAB_FETCH_TIMEOUT, default 1200 s for the
 # downloads, 900 s for the module build; the scenarios have their own).
@@ -31,15 +34,17 @@
 #   make check-builds BUILDS="6.1.0-57-cloud-amd64 6.12.117+deb12-cloud-amd64"
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$top"
+cd "$top" || exit 1
 . scripts/ports.sh
 CACHE=${CACHE:-$top/.cache}
 export CACHE
 
-case ${1:-} in -h|--help) sed -n '3,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1:-} in -h|--help) sed -n '3,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 builds=("$@")
 if [ ${#builds[@]} -eq 0 ]; then
-	for p in $(fl_ready_ports); do mapfile -t -O "${#builds[@]}" builds < <(fl_served "$p"); done
+	# round robin over the ports' lists: the i-th build of each port in turn
+	mapfile -t builds < <(for p in $(fl_ready_ports); do fl_served "$p" | awk -v p="$p" '{ print NR "\t" p "\t" $0 }'; done |
+		sort -t "$(printf '\t')" -k1,1n -s | cut -f3)
 fi
 [ ${#builds[@]} -gt 0 ] || { echo "check-builds: no served build" >&2; exit 1; }
 
@@ -49,30 +54,47 @@ read -r -a wrap <<<"${FAIRLAB_VM_WRAPPER:-}"
 outroot=$top/build/check-builds
 mkdir -p "$outroot"
 say() { printf 'check-builds: %s\n' "$*"; }
+rowfmt='%-28s %-12s %9s %-12s %12s %9s %9s'
+# timed VERDICT SECS: "ok (312s)", or the verdict alone when the step did not run
+timed() { if [ "$2" = - ]; then echo "$1"; else echo "$1 (${2}s)"; fi; }
 
-# the cache entries of one build, to tell what this run added
+# the cache entries of one build, to tell what this run added: its own
+# packages (linux-image-KREL, linux-headers-KREL) and their unpacked trees,
+# never what another build or another user of the cache fetched meanwhile
 entries() {
-	ls -d "$CACHE"/deb/*.deb "$CACHE/kernel-$1" "$CACHE/headers-$1" 2>/dev/null | sort
+	ls -d "$CACHE"/deb/*-"$1"_*.deb "$CACHE/kernel-$1" "$CACHE/headers-$1" 2>/dev/null | sort
 }
 
 # scenario KREL NAME: run tests/vm/scenarios/NAME.guest.sh on the build's
-# own image with its "# fairlab-vm:" options; ok/FAIL by its exit status
+# own image with its "# fairlab-vm:" options; sets $verdict (ok/FAIL, by
+# its exit status), $vsecs (its seconds) and $vwait (the seconds before
+# FAIRLAB_VM_WRAPPER let it start, e.g. waiting for a free VM slot)
 scenario() {
-	local k=$1 s=tests/vm/scenarios/$2.guest.sh opts
+	local k=$1 s=tests/vm/scenarios/$2.guest.sh opts t t1 tf=$outroot/$1/.$2.started
 	opts=$(sed -n 's/^#[[:space:]]*fairlab-vm:[[:space:]]*//p' "$s" | head -n1)
-	# shellcheck disable=SC2086
-	if ${wrap[@]+"${wrap[@]}"} tests/vm/run-scenario.sh --kernel "$k" $opts \
+	t=$(date +%s)
+	rm -f "$tf"
+	# the scenario notes when it starts, inside the wrapper
+	# shellcheck disable=SC2016,SC2086
+	if ${wrap[@]+"${wrap[@]}"} sh -c 'date +%s >"$0"; exec "$@"' "$tf" \
+		tests/vm/run-scenario.sh --kernel "$k" $opts \
 		--out "$outroot/$k/$2" "$s" >"$outroot/$k/$2.log" 2>&1; then
-		echo ok
+		verdict=ok
 	else
-		echo FAIL
+		verdict=FAIL
+		fails+=("$k: $2: $(grep -m1 '^not ok' "$outroot/$k/$2.log" || echo "no 'not ok' line") (${outroot#"$top"/}/$k/$2.log)")
 	fi
+	t1=$(cat "$tf" 2>/dev/null) || t1=$t
+	vwait=$((t1 - t)) vsecs=$(( $(date +%s) - t1 ))
+	bwait=$((bwait + vwait))
 }
 
 t_start=$(date +%s)
 n=${#builds[@]}
 rows=()
+fails=()
 failed=0
+waited=0
 i=0
 for k in "${builds[@]}"; do
 	i=$((i + 1))
@@ -80,28 +102,36 @@ for k in "${builds[@]}"; do
 	d=$outroot/$k
 	rm -rf "$d" && mkdir -p "$d"
 	before=$(entries "$k")
-	smoke=- cov=-
+	smoke=- cov=- ssecs=- csecs=- bwait=0
 	why=$(fl_refusal "$k")
 	if [ -n "$why" ]; then
 		smoke="refused"
+		fails+=("$k: not served: $why")
 		say "$k: not served: $why"
 	elif ! timeout "$fetch_tmo" scripts/fetch-build.sh "$k" image headers source >"$d/fetch.log" 2>&1; then
 		smoke="FAIL(fetch)"
+		fails+=("$k: fetch: $(tail -n1 "$d/fetch.log") (${d#"$top"/}/fetch.log)")
 	elif ! timeout 900 scripts/build-kmod.sh "$k" >"$d/build.log" 2>&1; then
 		smoke="FAIL(build)"
+		fails+=("$k: module build: $(tail -n1 "$d/build.log") (${d#"$top"/}/build.log)")
 	else
-		smoke=$(scenario "$k" smoke)
+		scenario "$k" smoke
+		smoke=$verdict ssecs=$vsecs
 		if [ -n "$(fl_build_writes "$k")" ] || [ -n "$(fl_port_of "$k")" ]; then
 			if KREL=$k timeout 900 tests/vm/build-probe-module.sh >"$d/probe-build.log" 2>&1; then
-				cov=$(scenario "$k" surface-writes)
+				scenario "$k" surface-writes
+				cov=$verdict csecs=$vsecs
 			else
 				cov="FAIL(build)"
+				fails+=("$k: probe module build: $(tail -n1 "$d/probe-build.log") (${d#"$top"/}/probe-build.log)")
 			fi
 		fi
 	fi
 	case "$smoke $cov" in *FAIL*|*refused*) failed=$((failed + 1)) ;; esac
 	secs=$(( $(date +%s) - t0 ))
-	rows+=("$(printf '%-32s %-12s %-12s %8s' "$k" "$smoke" "$cov" "$secs")")
+	# shellcheck disable=SC2059
+	rows+=("$(printf "$rowfmt" "$k" "$smoke" "$ssecs" "$cov" "$csecs" "$bwait" "$secs")")
+	waited=$((waited + bwait))
 
 	# disk: drop what this run fetched for this build when space is short
 	free=$(df -P -k "$CACHE/" | awk 'NR == 2 { print int($4 / 1048576) }')
@@ -116,12 +146,14 @@ for k in "${builds[@]}"; do
 	el=$(( $(date +%s) - t_start ))
 	left=$(( n - i ))
 	eta=$(( el * left / i ))
-	say "[$i/$n] $k: smoke $smoke, coverage $cov, ${secs}s; ${left} left, ETA $(date -u -d "@$(( $(date +%s) + eta ))" +%H:%M:%S) UTC (~$((eta / 60)) min)"
+	say "[$i/$n] $k: smoke $(timed "$smoke" "$ssecs"), coverage $(timed "$cov" "$csecs"), ${secs}s in all (${bwait}s of it waiting for a VM); ${left} left, ETA $(date -u -d "@$(( $(date +%s) + eta ))" +%H:%M:%S) UTC (~$((eta / 60)) min)"
 done
 
 total=$(( $(date +%s) - t_start ))
 echo
-printf '%-32s %-12s %-12s %8s\n' "build" "smoke" "coverage" "time (s)"
+# shellcheck disable=SC2059
+printf "$rowfmt\n" "build" "smoke" "smoke (s)" "coverage" "coverage (s)" "wait (s)" "total (s)"
 printf '%s\n' "${rows[@]}"
-echo "# $n builds, $((n - failed)) clean, $failed failed; $(date -u +%Y-%m-%d) ${total}s in all (logs: ${outroot#$top/}/)"
+echo "# $n builds, $((n - failed)) clean, $failed failed; started $(date -u -d "@$t_start" '+%Y-%m-%d %H:%M') UTC, ${total}s in all (${waited}s waiting for a VM; logs: ${outroot#"$top"/}/)"
+for f in ${fails[@]+"${fails[@]}"}; do echo "# FAILED $f"; done
 [ "$failed" -eq 0 ]

@@ -19,7 +19,7 @@
 #
 # fairlab-vm: --smp 4 --mem 1024 --timeout 400
 # fairlab-files: module/port/*/surface.txt /usr/bin/chrt
-# fairlab-files: build/probe-count/*/probe_count.ko
+# fairlab-files: build/probe-count/@KREL@/probe_count.ko
 . "$FL_LIB"
 CG=/sys/fs/cgroup
 : "${FL_SURFACE_SECS:=8}"

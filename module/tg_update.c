@@ -18,8 +18,8 @@
 
 /*
  * fl_tg_update() (tg_update.h) when tracing is on or the rule needs the
- * clock or tg->load_avg: the same update, with every attempt traced and
- * the publish time of each cfs_rq kept when needed.
+ * clock or tg->load_avg: the same update, with every attempt traced.  A
+ * publish is stamped with the clock the decision read, else read now.
  */
 void fl_tg_update_slow(struct cfs_rq *cfs_rq, unsigned int site,
 		       const struct fl_tg_state *st)
@@ -34,7 +34,7 @@ void fl_tg_update_slow(struct cfs_rq *cfs_rq, unsigned int site,
 	load = cfs_rq->avg.load_avg;
 	contrib = cfs_rq->tg_load_avg_contrib;
 	traced = trace_tg_update_enabled();
-	/* Clock and table only when a policy or the trace needs them. */
+	/* The clock before deciding only when a policy or the trace needs it. */
 	timed = traced || fl_tg_rule_needs_clock(&st->rule);
 	cpu = cpu_of(rq_of(cfs_rq));
 
@@ -60,7 +60,7 @@ void fl_tg_update_slow(struct cfs_rq *cfs_rq, unsigned int site,
 		if (timed)
 			fl_port_tg_stamp(cfs_rq, cpu, now);
 		else
-			fl_port_tg_stamp_untimed(cfs_rq, cpu);
+			fl_tg_stamp_now(cfs_rq, cpu);
 	}
 	fl_stats_tg(site, st->pol.id, written);
 
@@ -74,12 +74,18 @@ void fl_tg_update_slow(struct cfs_rq *cfs_rq, unsigned int site,
 
 /*
  * A write at a site that makes no publish decision (FL_SITE_NO_DECISION):
- * @load becomes @cfs_rq's contribution, stamped at @now (a publish like
- * any other: ratelimit and the kernel's rate limit count from it),
- * counted and traced as written.  Under the cfs_rq's rq lock.
+ * @load becomes @cfs_rq's contribution, stamped now (a publish like any
+ * other: ratelimit and the kernel's rate limit count from it), counted
+ * and traced as written.  Under the cfs_rq's rq lock.
+ *
+ * The clock is read here, for this cfs_rq, as clear_tg_load_avg() of
+ * Linux 6.12.117 reads it for each cfs_rq of the CPU going offline: a
+ * clock read once per batch of publishes (resync's hold) would stamp the
+ * later ones early by the time the batch took, and the rate limit that
+ * follows would let their next publish through that much too soon.
  */
 static void fl_tg_publish_always(struct cfs_rq *cfs_rq, int cpu,
-				 unsigned long load, u64 now, unsigned int site,
+				 unsigned long load, unsigned int site,
 				 const struct fl_tg_policy *pol)
 {
 	struct task_group *tg = cfs_rq->tg;
@@ -89,7 +95,7 @@ static void fl_tg_publish_always(struct cfs_rq *cfs_rq, int cpu,
 	fl_gen_bump(tg, cpu);	/* for the audit (audit.c) */
 	atomic_long_add(delta, &tg->load_avg);
 	cfs_rq->tg_load_avg_contrib = load;
-	fl_port_tg_stamp(cfs_rq, cpu, now);
+	fl_tg_stamp_now(cfs_rq, cpu);
 	fl_stats_tg(site, pol->id, true);
 	if (trace_tg_update_enabled())
 		trace_tg_update(fl_tg_id(tg), cpu, load, contrib, delta, true,
@@ -113,12 +119,12 @@ void fl_tg_clear(struct cfs_rq *cfs_rq)
 	/* No need to update load_avg for root_task_group, as it is not used. */
 	if (cfs_rq->tg == fl_root_task_group)
 		return;
-	fl_tg_publish_always(cfs_rq, cpu, 0, fl_port_tg_clock(cfs_rq, cpu),
-			     FL_SITE_CLEAR_TG_LOAD_AVG, &fl_tg_state_get()->pol);
+	fl_tg_publish_always(cfs_rq, cpu, 0, FL_SITE_CLEAR_TG_LOAD_AVG,
+			     &fl_tg_state_get()->pol);
 }
 
 /* Publish @tg's held-back delta on @cpu; under that CPU's rq lock. */
-static void fl_resync_one(struct task_group *tg, int cpu, u64 now,
+static void fl_resync_one(struct task_group *tg, int cpu,
 			  const struct fl_tg_policy *pol)
 {
 	struct cfs_rq *cfs_rq = tg->cfs_rq[cpu];
@@ -130,7 +136,7 @@ static void fl_resync_one(struct task_group *tg, int cpu, u64 now,
 	load = cfs_rq->avg.load_avg;
 	if (load == cfs_rq->tg_load_avg_contrib)
 		return;
-	fl_tg_publish_always(cfs_rq, cpu, load, now, FL_SITE_RESYNC, pol);
+	fl_tg_publish_always(cfs_rq, cpu, load, FL_SITE_RESYNC, pol);
 }
 
 /*
@@ -151,17 +157,14 @@ void fl_resync_all(void)
 	for_each_possible_cpu(cpu) {
 		unsigned int in_hold = 0;
 		struct fl_rq_hold h;
-		u64 now = 0;
 
 		rcu_read_lock();
 		list_for_each_entry_rcu(tg, fl_vm.task_groups, list) {
 			if (tg == fl_root_task_group || !tg->cfs_rq)
 				continue;
-			if (!in_hold) {
+			if (!in_hold)
 				fl_rq_hold_begin(&h, cpu);
-				now = fl_port_tg_clock(&h.rq->cfs, cpu);
-			}
-			fl_resync_one(tg, cpu, now, &pol);
+			fl_resync_one(tg, cpu, &pol);
 			if (++in_hold == FL_RESYNC_GROUPS_PER_HOLD) {
 				fl_rq_hold_end(&h, FL_HOLD_RESYNC, in_hold);
 				in_hold = 0;

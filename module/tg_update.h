@@ -4,7 +4,8 @@
  * taken by the active tg policy.  Inline in the port's callers, as
  * update_tg_load_avg() is in fair.c, so that the common case (tracing
  * off, a rule that needs neither the clock nor tg->load_avg) costs little
- * more than the kernel's own; everything else is fl_tg_update_slow()
+ * more than the kernel's own: the clock is read only to stamp a publish
+ * (fl_tg_stamp_now()); everything else is fl_tg_update_slow()
  * (tg_update.c).  Included by port.h, after sched.h.
  */
 #ifndef FAIRLAB_TG_UPDATE_H
@@ -17,6 +18,18 @@ void fl_tg_update_slow(struct cfs_rq *cfs_rq, unsigned int site,
 		       const struct fl_tg_state *st);
 /* clear_tg_load_avg() (6.8+), traced and counted (tg_update.c) */
 void fl_tg_clear(struct cfs_rq *cfs_rq);
+
+/*
+ * Stamp @cfs_rq's publish time with the port's clock (tg_hooks.h), as
+ * update_tg_load_avg() of Linux 6.12.117 stamps last_update_tg_load_avg
+ * on each publish.  For the publishes of rules that read no clock, so
+ * that every publish is stamped and a later rate limit (stock on 6.7+,
+ * ratelimit, the kernel's own after an unpatch) counts from it.
+ */
+static __always_inline void fl_tg_stamp_now(struct cfs_rq *cfs_rq, int cpu)
+{
+	fl_port_tg_stamp(cfs_rq, cpu, fl_port_tg_clock(cfs_rq, cpu));
+}
 
 /*
  * Mirrors update_tg_load_avg() of Linux 6.1.192, kernel/sched/fair.c;
@@ -58,8 +71,7 @@ static __always_inline void fl_tg_update(struct cfs_rq *cfs_rq,
 		fl_gen_bump(cfs_rq->tg, cpu);	/* for the audit (audit.c) */
 		atomic_long_add(in.delta, &cfs_rq->tg->load_avg);
 		cfs_rq->tg_load_avg_contrib = load;
-		/* the kernel's own rate-limit stamp, if the port has one */
-		fl_port_tg_stamp_untimed(cfs_rq, cpu);
+		fl_tg_stamp_now(cfs_rq, cpu);
 	}
 	fl_stats_tg(site, st->pol.id, written);
 }

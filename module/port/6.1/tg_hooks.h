@@ -2,7 +2,7 @@
 /*
  * The 6.1 port's hooks into the shared tg_update core (tg_update.h,
  * tg_update.c): what of update_tg_load_avg() differs between kernels
- * besides the publish decision.  Every port defines the same six; see
+ * besides the publish decision.  Every port defines the same five; see
  * "Adding a port" in README.md.
  *
  * 6.1.192 has no rate limit of its own (no cfs_rq->last_update_tg_load_avg,
@@ -50,23 +50,17 @@ static __always_inline u64 fl_port_tg_since(struct cfs_rq *cfs_rq, int cpu,
 	return now > *last ? now - *last : 0;
 }
 
-/* @cfs_rq published at @now. */
+/*
+ * @cfs_rq published at @now.  Every publish stamps, whatever rule decided
+ * it and whether traced or not (tg_update.h: fl_tg_stamp_now()), so that
+ * after a switch to ratelimit its gate counts from each cfs_rq's true
+ * last publish; this costs a table look-up per publish (not per
+ * attempt), on a table that stays in cache.
+ */
 static __always_inline void fl_port_tg_stamp(struct cfs_rq *cfs_rq, int cpu,
 					     u64 now)
 {
 	*fl_pubtime_find(fl_tg_id(cfs_rq->tg), cpu, true) = now ? now : 1;
-}
-
-/*
- * A publish by a rule that reads no clock: not stamped.  6.1.192 has no
- * rate limit for it to feed, and a table insertion (fl_pubtime_find())
- * on every fast-path publish would cost what the fast path saves; only
- * fairlab's ratelimit reads the table, and it counts from the last
- * publish made by a rule that reads the clock (or traced).
- */
-static __always_inline void fl_port_tg_stamp_untimed(struct cfs_rq *cfs_rq,
-						     int cpu)
-{
 }
 
 #endif /* FAIRLAB_PORT61_TG_HOOKS_H */

@@ -3,7 +3,7 @@
  * The 6.12 port's hooks into the shared tg_update core (tg_update.h,
  * tg_update.c): what update_tg_load_avg() of Linux 6.12.117 (Debian
  * 6.12.117+deb12-amd64, kernel/sched/fair.c) does besides the publish
- * decision.  Every port defines the same six; see "Adding a port" in
+ * decision.  Every port defines the same five; see "Adding a port" in
  * README.md.
  *
  * 6.12.117 returns early for a CPU that is not active (6.8, with
@@ -56,25 +56,17 @@ static __always_inline u64 fl_port_tg_since(struct cfs_rq *cfs_rq, int cpu,
 	return now - last;
 }
 
-/* @cfs_rq published at @now: update_tg_load_avg()'s own stamp. */
+/*
+ * @cfs_rq published at @now: update_tg_load_avg()'s own stamp.  Every
+ * publish stamps, whatever rule decided it and whether traced or not
+ * (tg_update.h: fl_tg_stamp_now()), with this port's clock, so that after
+ * a switch to stock or ratelimit, or an unpatch, each cfs_rq's next
+ * publish waits the full 1 ms from its last one.
+ */
 static __always_inline void fl_port_tg_stamp(struct cfs_rq *cfs_rq, int cpu,
 					     u64 now)
 {
 	cfs_rq->last_update_tg_load_avg = now;
-}
-
-/*
- * A publish by a rule that reads no clock (fl_tg_update()'s fast path, or
- * the slow path with tracing off): stamped all the same, with the clock
- * update_tg_load_avg() reads, so that after a switch to stock or
- * ratelimit, or an unpatch, each cfs_rq's next publish waits the full
- * 1 ms from its last one.  One sched_clock_cpu() per publish, where the
- * kernel's own reads it on every attempt.
- */
-static __always_inline void fl_port_tg_stamp_untimed(struct cfs_rq *cfs_rq,
-						     int cpu)
-{
-	cfs_rq->last_update_tg_load_avg = sched_clock_cpu(cpu);
 }
 
 #endif /* FAIRLAB_PORT612_TG_HOOKS_H */

@@ -86,52 +86,30 @@ fl_update_tg_cfs_util(struct cfs_rq *cfs_rq, struct sched_entity *se,
 /*
  * Mirrors update_tg_cfs_runnable() of kernel/sched/fair.c in two variants,
  * picked at build time for the build compiled for (its fingerprint, see
- * module/port/<port>/fingerprints.txt):
+ * module/port/<port>/fingerprints.txt), which differ only in the type of
+ * new_sum, fl_runnable_sum_t:
  *   default: Linux 6.1.190 and later, 6.12.111 and later (u64 new_sum:
  *            runnable_avg * divider can exceed 32 bits);
  *   FL_VARIANT_update_tg_cfs_runnable_6_1_187 or ..._6_12_107: Linux
  *            6.1.187 and 6.12.107 and earlier, which compute new_sum in
- *            u32 and so truncate it exactly as those kernels do.
+ *            u32.  Those kernels multiply in unsigned long (64 bits here)
+ *            and store the product in the u32: the (u64) product below,
+ *            stored in a u32, keeps the same low 32 bits, so the result
+ *            is truncated exactly as theirs is.
  */
 #if defined(FL_VARIANT_update_tg_cfs_runnable_6_1_187) || \
 	defined(FL_VARIANT_update_tg_cfs_runnable_6_12_107)
-static inline void
-fl_update_tg_cfs_runnable(struct cfs_rq *cfs_rq, struct sched_entity *se,
-			  struct cfs_rq *gcfs_rq)
-{
-	long delta_sum, delta_avg = gcfs_rq->avg.runnable_avg - se->avg.runnable_avg;
-	u32 new_sum, divider;
-
-	/* Nothing to update */
-	if (!delta_avg)
-		return;
-
-	/*
-	 * cfs_rq->avg.period_contrib can be used for both cfs_rq and se.
-	 * See ___update_load_avg() for details.
-	 */
-	divider = get_pelt_divider(&cfs_rq->avg);
-
-	/* Set new sched_entity's runnable */
-	se->avg.runnable_avg = gcfs_rq->avg.runnable_avg;
-	new_sum = se->avg.runnable_avg * divider;
-	delta_sum = (long)new_sum - (long)se->avg.runnable_sum;
-	se->avg.runnable_sum = new_sum;
-
-	/* Update parent cfs_rq runnable */
-	fl_add_positive(&cfs_rq->avg.runnable_avg, delta_avg);
-	fl_add_positive(&cfs_rq->avg.runnable_sum, delta_sum);
-	/* See update_cfs_rq_load_avg() */
-	cfs_rq->avg.runnable_sum = max_t(u32, cfs_rq->avg.runnable_sum,
-					      cfs_rq->avg.runnable_avg * PELT_MIN_DIVIDER);
-}
+typedef u32 fl_runnable_sum_t;
 #else
+typedef u64 fl_runnable_sum_t;
+#endif
+
 static inline void
 fl_update_tg_cfs_runnable(struct cfs_rq *cfs_rq, struct sched_entity *se,
 			  struct cfs_rq *gcfs_rq)
 {
 	long delta_sum, delta_avg = gcfs_rq->avg.runnable_avg - se->avg.runnable_avg;
-	u64 new_sum;
+	fl_runnable_sum_t new_sum;
 	u32 divider;
 
 	/* Nothing to update */
@@ -157,7 +135,6 @@ fl_update_tg_cfs_runnable(struct cfs_rq *cfs_rq, struct sched_entity *se,
 	cfs_rq->avg.runnable_sum = max_t(u32, cfs_rq->avg.runnable_sum,
 					      cfs_rq->avg.runnable_avg * PELT_MIN_DIVIDER);
 }
-#endif
 
 /* fair.c */
 static inline void

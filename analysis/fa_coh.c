@@ -36,14 +36,21 @@ void fa_coh_free(struct fa_coh_line *l)
 	fa_coh_init(l);
 }
 
-/* The farther of two distances; unknown only when nothing is known. */
-static enum fa_coh_dist farther(enum fa_coh_dist a, enum fa_coh_dist b)
+enum fa_coh_dist fa_coh_src_dist(const struct fa_coh_topo *t, s32 to,
+				 enum fa_coh_dist known, const s32 *from, u32 n)
 {
-	if (a == FA_COH_UNKNOWN)
-		return b;
-	if (b == FA_COH_UNKNOWN)
-		return a;
-	return a > b ? a : b;
+	struct fa_coh_cpu c = fa_coh_cpu(t, to);
+	enum fa_coh_dist d = known;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		enum fa_coh_dist di = fa_coh_dist_to(t, from[i], &c);
+
+		if (di == FA_COH_UNKNOWN)
+			return FA_COH_UNKNOWN;
+		d = fa_coh_farther(d, di);
+	}
+	return d;
 }
 
 int fa_coh_share(struct fa_coh_line *l, s32 cpu)
@@ -65,21 +72,40 @@ int fa_coh_share(struct fa_coh_line *l, s32 cpu)
 	return 0;
 }
 
+/* Holder @c's copy invalidated by @who: its distance noted. */
+static void invalidated(const struct fa_coh_topo *t, const struct fa_coh_cpu *who,
+			s32 c, struct fa_coh_src *s)
+{
+	enum fa_coh_dist d = fa_coh_dist_to(t, c, who);
+
+	if (d != FA_COH_UNKNOWN)
+		s->known = fa_coh_farther(s->known, d);
+	else if (s->n < FA_COH_SRC_MAX)
+		s->cpu[s->n++] = c;
+	else
+		s->over = true;
+}
+
 /*
  * A write by @cpu to a line Shared (by others, or by @cpu only): the
- * others' copies invalidated, the transfer's distance the farthest.
+ * others' copies invalidated, the transfer's distance the farthest;
+ * unknown while one of them is not placed (in *@src: the others).
  */
 int fa_coh_write_shared(struct fa_coh_line *l, const struct fa_coh_topo *t,
-			const struct fa_coh_cpu *who, enum fa_coh_dist *dist)
+			const struct fa_coh_cpu *who, enum fa_coh_dist *dist,
+			struct fa_coh_src *src)
 {
+	struct fa_coh_src own, *s = src ? src : &own;
 	s32 cpu = who->cpu;
-	enum fa_coh_dist d = FA_COH_UNKNOWN;
 	bool others = false;
 	u32 w;
 	int b;
 
+	s->known = FA_COH_UNKNOWN;
+	s->n = 0;
+	s->over = false;
 	if (l->owner >= 0) {
-		d = fa_coh_dist_to(t, l->owner, who);
+		invalidated(t, who, l->owner, s);
 		others = true;
 	}
 	for (w = 0; w < l->nw; w++) {
@@ -93,8 +119,7 @@ int fa_coh_write_shared(struct fa_coh_line *l, const struct fa_coh_topo *t,
 			c = (s32)(w * 64 + (u32)b);
 			if (c == cpu)
 				continue;
-			d = others ? farther(d, fa_coh_dist_to(t, c, who)) :
-				     fa_coh_dist_to(t, c, who);
+			invalidated(t, who, c, s);
 			others = true;
 		}
 		l->sharers[w] = 0;
@@ -103,7 +128,7 @@ int fa_coh_write_shared(struct fa_coh_line *l, const struct fa_coh_topo *t,
 	l->owner = cpu;
 	if (!others)
 		return 0;
-	*dist = d;
+	*dist = s->n || s->over ? FA_COH_UNKNOWN : s->known;
 	return 1;
 }
 

@@ -13,7 +13,9 @@
  * everything else is a hit or a fill from a clean copy, not counted.  A
  * transfer's distance is that between c and the CPU it takes the line
  * from (for an invalidation: the farthest other holder): same last-level
- * cache, same NUMA node, across nodes (cpu_topology), or unknown.
+ * cache, same NUMA node, across nodes (cpu_topology), or unknown while a
+ * CPU it involves is not placed (then the CPUs are given back, struct
+ * fa_coh_src, for the caller to classify the transfer once they are).
  *
  * It is a LOWER BOUND: it counts the fairlab-traced accesses only, one
  * transfer per access, and prices each at an idle machine's core-to-core
@@ -93,20 +95,66 @@ static inline enum fa_coh_dist fa_coh_dist_to(const struct fa_coh_topo *t,
 	return la == b->llc ? FA_COH_LLC : FA_COH_NODE;
 }
 
+/*
+ * Where a transfer of unknown distance took the line from: the farthest
+ * distance of the holders placed then, and the holders that were not (or
+ * all of them, when the accessing CPU was not).  Its distance is the
+ * farthest of all once they are placed (fa_coh_src_dist()).
+ */
+#define FA_COH_SRC_MAX	16
+struct fa_coh_src {
+	enum fa_coh_dist known;	/* FA_COH_UNKNOWN: no holder placed */
+	u32 n;			/* cpu[0 .. n) */
+	bool over;		/* more than FA_COH_SRC_MAX: stays unknown */
+	s32 cpu[FA_COH_SRC_MAX];
+};
+
+/* The farther of two distances; unknown only when nothing is known. */
+static inline enum fa_coh_dist fa_coh_farther(enum fa_coh_dist a,
+					      enum fa_coh_dist b)
+{
+	if (a == FA_COH_UNKNOWN)
+		return b;
+	if (b == FA_COH_UNKNOWN)
+		return a;
+	return a > b ? a : b;
+}
+
+/*
+ * The distance of a transfer to CPU @to from @src's holders as @t places
+ * them now: FA_COH_UNKNOWN while one of them (or @to) is not placed.
+ */
+enum fa_coh_dist fa_coh_src_dist(const struct fa_coh_topo *t, s32 to,
+				 enum fa_coh_dist known, const s32 *from, u32 n);
+
 /* Out of line: a CPU added to the sharers (-1: no memory); a write to a Shared line. */
 int fa_coh_share(struct fa_coh_line *l, s32 cpu);
 int fa_coh_write_shared(struct fa_coh_line *l, const struct fa_coh_topo *t,
-			const struct fa_coh_cpu *c, enum fa_coh_dist *dist);
+			const struct fa_coh_cpu *c, enum fa_coh_dist *dist,
+			struct fa_coh_src *src);
+
+/* A transfer from one holder @o of unknown distance: @src says so. */
+static inline void fa_coh_src_one(struct fa_coh_src *src, s32 o)
+{
+	if (!src)
+		return;
+	src->known = FA_COH_UNKNOWN;
+	src->n = 1;
+	src->over = false;
+	src->cpu[0] = o;
+}
 
 /*
  * @cpu reads (@write false) or writes the line.  Returns 1 for a transfer
- * (its distance in *@dist), 0 for none, -1 out of memory.  Inline: the
+ * (its distance in *@dist; when unknown, where from in *@src unless
+ * NULL), 0 for none, -1 out of memory.  Inline: the
  * what-if replay models a line per policy; the usual cases (a hit, a
  * write after another CPU's write) take a few instructions.
  */
 static inline __attribute__((always_inline)) int
 fa_coh_access_by(struct fa_coh_line *l, const struct fa_coh_topo *t,
-		 const struct fa_coh_cpu *c, bool write, enum fa_coh_dist *dist)
+		 const struct fa_coh_cpu *c, bool write, enum fa_coh_dist *dist,
+		 struct fa_coh_src *src)
 {
 	s32 o = l->owner, cpu = c->cpu;
 
@@ -116,17 +164,21 @@ fa_coh_access_by(struct fa_coh_line *l, const struct fa_coh_topo *t,
 		if (o < 0)		/* a hit, or a fill from a clean copy */
 			return fa_coh_shares(l, cpu) ? 0 : fa_coh_share(l, cpu);
 		*dist = fa_coh_dist_to(t, o, c);	/* another CPU modified it */
+		if (*dist == FA_COH_UNKNOWN)
+			fa_coh_src_one(src, o);
 		if (fa_coh_share(l, o) || fa_coh_share(l, cpu))
 			return -1;
 		l->owner = -1;
 		return 1;
 	}
 	if (l->shared)
-		return fa_coh_write_shared(l, t, c, dist);
+		return fa_coh_write_shared(l, t, c, dist, src);
 	l->owner = cpu;
 	if (o < 0)
 		return 0;				/* the first access */
 	*dist = fa_coh_dist_to(t, o, c);		/* invalidates o's copy */
+	if (*dist == FA_COH_UNKNOWN)
+		fa_coh_src_one(src, o);
 	return 1;
 }
 
@@ -135,7 +187,7 @@ static inline int fa_coh_access(struct fa_coh_line *l, const struct fa_coh_topo 
 {
 	struct fa_coh_cpu c = fa_coh_cpu(t, cpu);
 
-	return fa_coh_access_by(l, t, &c, write, dist);
+	return fa_coh_access_by(l, t, &c, write, dist, NULL);
 }
 
 /* A machine's idle core-to-core transfer latencies (ns), with its source. */

@@ -106,9 +106,51 @@ static void test_many_cpus(void)
 	fa_coh_free(&l);
 }
 
+/*
+ * A transfer of unknown distance gives back where it took the line from,
+ * and fa_coh_src_dist() classifies it once the CPUs are placed.  With
+ * topo (cpu4 not placed): W3, R4 (3 modified it: unknown, from 3 alone;
+ * S {3,4}), R1 (fill; S {1,3,4}), W2 invalidates 1 (same node, other
+ * LLC), 3 (cross-node) and 4 (unknown): unknown, known part cross-node,
+ * from 4.  Placed later: cpu4 on node 0, LLC 1 (cpu2's): R4's distance
+ * from 3 is cross-node, W2's the farthest of cross-node and same LLC:
+ * cross-node.  Had cpu4 stayed unknown, W2 stays unknown.
+ */
+static void test_src(void)
+{
+	static const s32 node5[] = { 0, 0, 0, 1, 0 }, llc5[] = { 0, 0, 1, 2, 1 };
+	const struct fa_coh_topo later = { node5, llc5, 5 };
+	struct fa_coh_cpu c4 = fa_coh_cpu(&topo, 4), c2 = fa_coh_cpu(&topo, 2);
+	struct fa_coh_cpu c3 = fa_coh_cpu(&topo, 3), c1 = fa_coh_cpu(&topo, 1);
+	struct fa_coh_src src;
+	struct fa_coh_line l;
+	enum fa_coh_dist d;
+
+	fa_coh_init(&l);
+	ok(fa_coh_access_by(&l, &topo, &c3, true, &d, &src) == 0, "src: W3 first");
+	ok(fa_coh_access_by(&l, &topo, &c4, false, &d, &src) == 1 &&
+	   d == FA_COH_UNKNOWN && src.n == 1 && src.cpu[0] == 3 &&
+	   src.known == FA_COH_UNKNOWN, "src: R4 of 3's line: unknown, from 3");
+	is_s64(fa_coh_src_dist(&topo, 4, src.known, src.cpu, src.n), FA_COH_UNKNOWN,
+	       "src: R4 unknown while cpu4 is not placed");
+	is_s64(fa_coh_src_dist(&later, 4, src.known, src.cpu, src.n), FA_COH_XNODE,
+	       "src: R4 cross-node once cpu4 is on node 0");
+	ok(fa_coh_access_by(&l, &topo, &c1, false, &d, &src) == 0, "src: R1 fills");
+	ok(fa_coh_access_by(&l, &topo, &c2, true, &d, &src) == 1 &&
+	   d == FA_COH_UNKNOWN && src.n == 1 && src.cpu[0] == 4 &&
+	   src.known == FA_COH_XNODE && !src.over,
+	   "src: W2 invalidating 1, 3 and 4: unknown, 4 unplaced, the others cross-node at most");
+	is_s64(fa_coh_src_dist(&topo, 2, src.known, src.cpu, src.n), FA_COH_UNKNOWN,
+	       "src: W2 unknown while cpu4 is not placed");
+	is_s64(fa_coh_src_dist(&later, 2, src.known, src.cpu, src.n), FA_COH_XNODE,
+	       "src: W2 cross-node once placed (the farthest holder, 3)");
+	fa_coh_free(&l);
+}
+
 int main(void)
 {
 	test_sequence();
+	test_src();
 	test_many_cpus();
 	return tap_done();
 }

@@ -1036,9 +1036,55 @@ static void test_coherence(void)
 	run_end(&r);
 }
 
+/*
+ * Transfers made before cpu_topology places their CPUs are classified
+ * when it does, by the mechanism that classifies writer switches.  cpu0,
+ * cpu1 on node 0, cpu2, cpu3 on node 1, each its own LLC; cpu4 never
+ * placed.  A: W0 @100 (no holder), W2 @200 (invalidates 0: pending),
+ * R3 @250 (2 modified it: pending, by a read; S {2,3}), W0 @300
+ * (invalidates 2 and 3: pending, two holders), topology @400, W1 @500
+ * (invalidates 0: same node, at once).  Once placed: 0->2 cross-node,
+ * 2->3 same node (other LLC), {2,3}->0 cross-node, 0->1 same node: 2
+ * cross-node, 2 same node, none unknown; writer switches 0->2, 2->0
+ * cross-node, 0->1 not.  B: W1 @550, W4 @600 (invalidates 1, 4 not
+ * placed: unknown), R0 @650 (4 modified it: unknown; S {4,0}), W1 @700
+ * (invalidates 4, never placed, and 0, same node: unknown): 3 unknown,
+ * for good, as are B's writer switches 1->4 and 4->1.
+ */
+static void test_transfers_before_topology(void)
+{
+	struct fa_event ev[] = {
+		wr(100, 0, TG_A), wr(200, 2, TG_A),
+		rd(250, 3, TG_A, 3, 10, 0, 0, 1024, 2, 1),
+		wr(300, 0, TG_A),
+		topo(400, 0, 0), topo(400, 1, 0), topo(400, 2, 1), topo(400, 3, 1),
+		wr(500, 1, TG_A),
+		wr(550, 1, TG_B), wr(600, 4, TG_B),
+		rd(650, 0, TG_B, 0, 10, 0, 0, 1024, 2, 1),
+		wr(700, 1, TG_B),
+	};
+	const struct fa_segment *s;
+	struct run r;
+
+	run_start(&r, 0);
+	feed(&r, ev, sizeof(ev) / sizeof(ev[0]));
+	fa_engine_finish(r.e);
+	s = &r.seg[0];
+	is_u64(s->coh[FA_COH_XNODE], 2, "late topology: 2 cross-node transfers (0->2, {2,3}->0)");
+	is_u64(s->coh[FA_COH_NODE], 2, "late topology: 2 same-node transfers (2->3 by a read, 0->1)");
+	is_u64(s->coh[FA_COH_LLC], 0, "late topology: none within an LLC");
+	is_u64(s->coh[FA_COH_UNKNOWN], 3, "late topology: B's 3 transfers involving cpu4 stay unknown");
+	is_u64(s->coh_by_read, 2, "late topology: 2 transfers by reads");
+	is_u64(s->tgs[tg_index(&r, TG_A)].coh_transfers, 4, "late topology: A's line 4 transfers");
+	is_u64(s->xnode, 2, "late topology: writer switches 0->2, 2->0 cross nodes");
+	is_u64(s->xnode_unknown, 2, "late topology: B's 1->4, 4->1 unknown");
+	run_end(&r);
+}
+
 int main(void)
 {
 	test_coherence();
+	test_transfers_before_topology();
 	test_calc_group_shares();
 	test_shares_error();
 	test_shares_bad_records();

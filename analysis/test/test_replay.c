@@ -330,7 +330,11 @@ static struct fa_event topo(u64 ts, s32 cpu, s32 node)
  * 1->2 (cross-node), 2->0 (same node): 3 switches, 2 cross-node, none
  * unknown, for "recorded" and nonzero (which writes the same) as for
  * the engine; fixed:16 writes only the first two (loads 100, 200 from 0,
- * then deltas of 5): 1 switch, cross-node.
+ * then deltas of 5): 1 switch, cross-node.  The line transfers of those
+ * writes, unknown when made too, are classified by the same mechanism
+ * (one LLC per node): W1 invalidates 0 and W2 invalidates 1 across
+ * nodes, W0 invalidates 2 within LLC 0: 2 cross-node, 1 same LLC, for
+ * the engine, "recorded" and nonzero; fixed:16 1 cross-node.
  */
 static void test_switch_resolve(void)
 {
@@ -360,6 +364,14 @@ static void test_switch_resolve(void)
 	is_u64(fig(&x, 2)->switches, 1, "fixed:16: 1 switch (0 -> 1)");
 	is_u64(fig(&x, 2)->xnode, 1, "fixed:16: cross-node");
 	is_u64(fig(&x, 2)->xnode_unknown, 0, "fixed:16: none left unknown");
+	is_u64(t->coh[FA_COH_XNODE], 2, "engine: 2 cross-node transfers once placed");
+	is_u64(t->coh[FA_COH_LLC], 1, "engine: 1 transfer within an LLC");
+	is_u64(t->coh[FA_COH_UNKNOWN], 0, "engine: no transfer left unknown");
+	for (i = 0; i < 2; i++)
+		ok(!memcmp(fig(&x, i)->coh, t->coh, sizeof(t->coh)),
+		   "policy %u: transfers per distance as the engine's", i);
+	is_u64(fig(&x, 2)->coh[FA_COH_XNODE], 1, "fixed:16: 1 cross-node transfer");
+	is_u64(fig(&x, 2)->coh[FA_COH_UNKNOWN], 0, "fixed:16: no transfer left unknown");
 	done(&x);
 }
 

@@ -219,6 +219,17 @@ if [ -n "$t" ] && split_from "$ref" "$(awk -v t="$t" 'BEGIN { printf "%.6f", t +
 	check "no cpu_topology: compare says unknown, not -100%" \
 		eval 'test $s = 0 && grep -q "unknown *xnode_switches_n$" "$out" &&
 		      ! grep "xnode_switches" "$out" | grep -q -- "-100"'
+	# whatif, replaying as recorded, says what report says: unknown (null)
+	# where report does, and the same transfers, all of unknown distance
+	keys='"(xnode_switches_n|coh_transfers_n|coh_cost_ns_per_s)"'
+	"$FAIRLAB" report --json "$tmp/notopo.dat" 2>/dev/null |
+		awk '/^  "total": \{/ { on = 1 } on' | grep -E "$keys" | tr -d ' ,' |
+		awk -F: '!($1 in seen) { seen[$1]; print }' >"$tmp/rep"
+	"$FAIRLAB" whatif --json --policy=recorded "$tmp/notopo.dat" 2>/dev/null |
+		grep -E "$keys" | tr -d ' ,' >"$tmp/wi"
+	check "no cpu_topology: whatif as recorded = report: $(tr '\n' ' ' <"$tmp/rep")" \
+		eval 'test "$(wc -l <"$tmp/rep")" = 3 && grep -qx "\"xnode_switches_n\":null" "$tmp/rep" &&
+		      cmp -s "$tmp/rep" "$tmp/wi"'
 else
 	not_ok "a recording cut after its cpu_topology records (trace-cmd split)"
 fi

@@ -36,8 +36,23 @@ void fa_coh_free(struct fa_coh_line *l)
 	fa_coh_init(l);
 }
 
+const char *const fa_coh_miss_names[FA_COH_MISS_NR] = {
+	[FA_COH_MISS_FREE] = "free", [FA_COH_MISS_NEAREST] = "nearest",
+};
+
+int fa_coh_miss_parse(const char *s)
+{
+	int m;
+
+	for (m = 0; m < FA_COH_MISS_NR; m++)
+		if (!strcmp(s, fa_coh_miss_names[m]))
+			return m;
+	return -1;
+}
+
 enum fa_coh_dist fa_coh_src_dist(const struct fa_coh_topo *t, s32 to,
-				 enum fa_coh_dist known, const s32 *from, u32 n)
+				 enum fa_coh_dist known, const s32 *from, u32 n,
+				 bool nearest)
 {
 	struct fa_coh_cpu c = fa_coh_cpu(t, to);
 	enum fa_coh_dist d = known;
@@ -48,7 +63,7 @@ enum fa_coh_dist fa_coh_src_dist(const struct fa_coh_topo *t, s32 to,
 
 		if (di == FA_COH_UNKNOWN)
 			return FA_COH_UNKNOWN;
-		d = fa_coh_farther(d, di);
+		d = nearest ? fa_coh_nearer(d, di) : fa_coh_farther(d, di);
 	}
 	return d;
 }
@@ -72,14 +87,15 @@ int fa_coh_share(struct fa_coh_line *l, s32 cpu)
 	return 0;
 }
 
-/* Holder @c's copy invalidated by @who: its distance noted. */
+/* Holder @c's copy invalidated by (or read from by) @who: its distance noted. */
 static void invalidated(const struct fa_coh_topo *t, const struct fa_coh_cpu *who,
 			s32 c, struct fa_coh_src *s)
 {
 	enum fa_coh_dist d = fa_coh_dist_to(t, c, who);
 
 	if (d != FA_COH_UNKNOWN)
-		s->known = fa_coh_farther(s->known, d);
+		s->known = s->nearest ? fa_coh_nearer(s->known, d) :
+					fa_coh_farther(s->known, d);
 	else if (s->n < FA_COH_SRC_MAX)
 		s->cpu[s->n++] = c;
 	else
@@ -104,6 +120,7 @@ int fa_coh_write_shared(struct fa_coh_line *l, const struct fa_coh_topo *t,
 	s->known = FA_COH_UNKNOWN;
 	s->n = 0;
 	s->over = false;
+	s->nearest = false;
 	if (l->owner >= 0) {
 		invalidated(t, who, l->owner, s);
 		others = true;
@@ -126,6 +143,42 @@ int fa_coh_write_shared(struct fa_coh_line *l, const struct fa_coh_topo *t,
 	}
 	l->shared = false;
 	l->owner = cpu;
+	if (!others)
+		return 0;
+	*dist = s->n || s->over ? FA_COH_UNKNOWN : s->known;
+	return 1;
+}
+
+/*
+ * A read by @who, which holds no copy, of a line others hold Shared: a
+ * transfer from the nearest of them (FA_COH_MISS_NEAREST); unknown while
+ * one of them is not placed (a nearer one may be among them).
+ */
+int fa_coh_read_shared(struct fa_coh_line *l, const struct fa_coh_topo *t,
+		       const struct fa_coh_cpu *who, enum fa_coh_dist *dist,
+		       struct fa_coh_src *src)
+{
+	struct fa_coh_src own, *s = src ? src : &own;
+	bool others = false;
+	u32 w;
+	int b;
+
+	s->known = FA_COH_UNKNOWN;
+	s->n = 0;
+	s->over = false;
+	s->nearest = true;
+	for (w = 0; w < l->nw; w++) {
+		u64 m = l->sharers[w];
+
+		while (m) {
+			b = __builtin_ctzll(m);
+			m &= m - 1;
+			invalidated(t, who, (s32)(w * 64 + (u32)b), s);
+			others = true;
+		}
+	}
+	if (fa_coh_share(l, who->cpu))
+		return -1;
 	if (!others)
 		return 0;
 	*dist = s->n || s->over ? FA_COH_UNKNOWN : s->known;

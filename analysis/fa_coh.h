@@ -10,7 +10,11 @@
  *     is Shared by both), or
  *   - a write by c to a line another CPU holds, Modified or Shared (the
  *     others' copies are invalidated; c then holds it Modified);
- * everything else is a hit or a fill from a clean copy, not counted.  A
+ * a read by c of a line others hold Shared (c holding no copy) is a fill
+ * from a clean copy: free under FA_COH_MISS_FREE (the default, the
+ * generous choice: it undercounts cross-node traffic for every policy
+ * alike), a transfer from the nearest holder under FA_COH_MISS_NEAREST;
+ * everything else is a hit, not counted.  A
  * transfer's distance is that between c and the CPU it takes the line
  * from (for an invalidation: the farthest other holder): same last-level
  * cache, same NUMA node, across nodes (cpu_topology), or unknown while a
@@ -37,10 +41,24 @@ enum fa_coh_dist {
 	FA_COH_NR
 };
 
-/* Where each CPU is: node[cpu], llc[cpu] (-1 or cpu >= n: unknown). */
+/* What a read miss on a line others hold Shared costs (see above). */
+enum fa_coh_miss {
+	FA_COH_MISS_FREE,	/* nothing: the generous choice, the default */
+	FA_COH_MISS_NEAREST,	/* a transfer from the nearest holder */
+	FA_COH_MISS_NR
+};
+/* "free", "nearest"; fa_coh_miss_parse(): the enum, or -1. */
+extern const char *const fa_coh_miss_names[FA_COH_MISS_NR];
+int fa_coh_miss_parse(const char *s);
+
+/*
+ * Where each CPU is: node[cpu], llc[cpu] (-1 or cpu >= n: unknown); and
+ * the Shared-miss cost.
+ */
 struct fa_coh_topo {
 	const s32 *node, *llc;
 	u32 n;
+	enum fa_coh_miss miss;
 };
 
 struct fa_coh_line {
@@ -106,6 +124,7 @@ struct fa_coh_src {
 	enum fa_coh_dist known;	/* FA_COH_UNKNOWN: no holder placed */
 	u32 n;			/* cpu[0 .. n) */
 	bool over;		/* more than FA_COH_SRC_MAX: stays unknown */
+	bool nearest;		/* a Shared miss: the nearest, not the farthest */
 	s32 cpu[FA_COH_SRC_MAX];
 };
 
@@ -120,18 +139,35 @@ static inline enum fa_coh_dist fa_coh_farther(enum fa_coh_dist a,
 	return a > b ? a : b;
 }
 
+/* The nearer of two distances; unknown only when nothing is known. */
+static inline enum fa_coh_dist fa_coh_nearer(enum fa_coh_dist a,
+					     enum fa_coh_dist b)
+{
+	if (a == FA_COH_UNKNOWN)
+		return b;
+	if (b == FA_COH_UNKNOWN)
+		return a;
+	return a < b ? a : b;
+}
+
 /*
  * The distance of a transfer to CPU @to from @src's holders as @t places
- * them now: FA_COH_UNKNOWN while one of them (or @to) is not placed.
+ * them now (the farthest; the nearest for a Shared miss, @nearest):
+ * FA_COH_UNKNOWN while one of them (or @to) is not placed.
  */
 enum fa_coh_dist fa_coh_src_dist(const struct fa_coh_topo *t, s32 to,
-				 enum fa_coh_dist known, const s32 *from, u32 n);
+				 enum fa_coh_dist known, const s32 *from, u32 n,
+				 bool nearest);
 
 /* Out of line: a CPU added to the sharers (-1: no memory); a write to a Shared line. */
 int fa_coh_share(struct fa_coh_line *l, s32 cpu);
 int fa_coh_write_shared(struct fa_coh_line *l, const struct fa_coh_topo *t,
 			const struct fa_coh_cpu *c, enum fa_coh_dist *dist,
 			struct fa_coh_src *src);
+/* A read by a CPU without a copy of a line others hold Shared (NEAREST). */
+int fa_coh_read_shared(struct fa_coh_line *l, const struct fa_coh_topo *t,
+		       const struct fa_coh_cpu *c, enum fa_coh_dist *dist,
+		       struct fa_coh_src *src);
 
 /* A transfer from one holder @o of unknown distance: @src says so. */
 static inline void fa_coh_src_one(struct fa_coh_src *src, s32 o)
@@ -141,6 +177,7 @@ static inline void fa_coh_src_one(struct fa_coh_src *src, s32 o)
 	src->known = FA_COH_UNKNOWN;
 	src->n = 1;
 	src->over = false;
+	src->nearest = false;
 	src->cpu[0] = o;
 }
 
@@ -161,8 +198,13 @@ fa_coh_access_by(struct fa_coh_line *l, const struct fa_coh_topo *t,
 	if (cpu < 0 || o == cpu)
 		return 0;				/* hit */
 	if (!write) {
-		if (o < 0)		/* a hit, or a fill from a clean copy */
-			return fa_coh_shares(l, cpu) ? 0 : fa_coh_share(l, cpu);
+		if (o < 0) {		/* a hit, or a fill from a clean copy */
+			if (fa_coh_shares(l, cpu))
+				return 0;
+			if (t->miss == FA_COH_MISS_NEAREST && l->shared)
+				return fa_coh_read_shared(l, t, c, dist, src);
+			return fa_coh_share(l, cpu);
+		}
 		*dist = fa_coh_dist_to(t, o, c);	/* another CPU modified it */
 		if (*dist == FA_COH_UNKNOWN)
 			fa_coh_src_one(src, o);

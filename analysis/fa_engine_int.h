@@ -64,6 +64,7 @@ struct fa_pending_ent {
 	s32 from, to, seg;
 	u8 kind;		/* FA_PEND_* */
 	u8 known;		/* a transfer: its placed holders' farthest (fa_coh_src) */
+	u8 nearest;		/* ... or nearest: a Shared miss */
 	u8 more;		/* FA_PEND_FROM entries after this one */
 };
 struct fa_pending {
@@ -136,6 +137,15 @@ int fa_seg_merge(struct fa_segment *dst, const struct fa_segment *src);
 /* fa_update.c: one record each, at e->now. */
 int fa_on_tg_update(struct fa_engine *e, const struct fa_event *ev);
 int fa_on_pick_idlest(struct fa_engine *e, const struct fa_event *ev);
+
+/*
+ * Whether the record's own policy reads tg->load_avg at its decision
+ * (module/tg_update.c: fl_tg_update_slow() reads it when the rule needs
+ * it, fl_tg_rule_needs_tg_load(): budget), before the write: a read of
+ * the line the coherence model counts.  Sites without a decision
+ * (FL_SITE_NO_DECISION) read nothing for the policy.
+ */
+bool fa_policy_reads_line(const struct fa_tg_update *u);
 
 /* The coherence model: @cpu reads or writes group @i's line (fa_coh.h). */
 int fa_coh_note(struct fa_engine *e, u32 i, s32 cpu, bool write);

@@ -716,7 +716,8 @@ replay_range(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 	struct rp_pol *pol = r->pol;
 	struct rp_gp *gp = t->gp;
 	struct rp_gpc *gc = t->gc;
-	const struct fa_coh_topo topo = { r->e->node, r->e->llc, r->e->nr_node };
+	const struct fa_coh_topo topo = { r->e->node, r->e->llc, r->e->nr_node,
+					  r->e->cfg.coh_miss };
 	const struct fa_coh_cpu who = fa_coh_cpu(&topo, x->cpu);
 	struct fl_tg_input in = x->in;
 	u32 p;
@@ -741,8 +742,12 @@ replay_range(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 		}
 		in.delta = sub_w(load, rc);
 		in.contrib = (u64)rc;
-		if (reads_tg_load)
+		if (reads_tg_load) {
 			in.tg_load_avg = add_w(tg_ksum, qc->sum_contrib);
+			/* the policy's own read, before it decides (fa_policy_reads_line()) */
+			if (!resync)
+				coh(r, pt, rp, p, &q->line, &topo, &who, false);
+		}
 		if (range == RP_GATED ||
 		    (range == RP_ANY && fl_tg_rule_needs_clock(&rule)))
 			in.since_ns = s->pub == FL_SINCE_NEVER ? FL_SINCE_NEVER :
@@ -832,7 +837,8 @@ replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 	const u64 dt = x->rd_dt;
 	const double dtd = x->dtd;
 	const s32 cpu = x->cpu;
-	const struct fa_coh_topo topo = { r->e->node, r->e->llc, r->e->nr_node };
+	const struct fa_coh_topo topo = { r->e->node, r->e->llc, r->e->nr_node,
+					  r->e->cfg.coh_miss };
 	const struct fa_coh_cpu who = fa_coh_cpu(&topo, cpu);
 	/*
 	 * The shares depend on a policy's state only through its

@@ -49,6 +49,17 @@ static bool replay_agrees(const struct fa_tg_update *u)
 	return fl_tg_decide(&p, &in) == u->written;
 }
 
+bool fa_policy_reads_line(const struct fa_tg_update *u)
+{
+	struct fl_tg_policy p = { .id = u->policy, .arg = u->arg };
+	struct fl_tg_rule rule;
+
+	if (FL_SITE_NO_DECISION(u->site) || u->policy >= FL_TG_NR_POLICIES)
+		return false;
+	fl_tg_rule_make(&p, u->nr_cpus ? u->nr_cpus : 1, &rule);
+	return fl_tg_rule_needs_tg_load(&rule);
+}
+
 enum fa_switch fa_writer_switch(const struct fa_engine *e, s32 *last_writer,
 				s32 cpu)
 {
@@ -105,7 +116,7 @@ void fa_pending_add_transfer(struct fa_pending *p, const struct fa_engine *e,
 			.id = id, .slot = slot, .from = src->cpu[k], .to = to,
 			.seg = (s32)e->nsegments,
 			.kind = k ? FA_PEND_FROM : FA_PEND_TRANSFER,
-			.known = (u8)src->known,
+			.known = (u8)src->known, .nearest = src->nearest,
 			.more = (u8)(k ? 0 : src->n - 1),
 		};
 }
@@ -114,7 +125,7 @@ void fa_pending_add_transfer(struct fa_pending *p, const struct fa_engine *e,
 static enum fa_coh_dist pending_class(const struct fa_pending_ent *pe,
 				      const struct fa_engine *e)
 {
-	struct fa_coh_topo t = { e->node, e->llc, e->nr_node };
+	struct fa_coh_topo t = { e->node, e->llc, e->nr_node, e->cfg.coh_miss };
 	s32 from[FA_COH_SRC_MAX];
 	int nf, nt;
 	u32 k;
@@ -123,7 +134,7 @@ static enum fa_coh_dist pending_class(const struct fa_pending_ent *pe,
 		for (k = 0; k <= pe->more; k++)
 			from[k] = pe[k].from;
 		return fa_coh_src_dist(&t, pe->to, (enum fa_coh_dist)pe->known,
-				       from, (u32)pe->more + 1);
+				       from, (u32)pe->more + 1, pe->nearest);
 	}
 	nf = fa_cpu_node(e, pe->from);
 	nt = fa_cpu_node(e, pe->to);
@@ -273,6 +284,13 @@ int fa_on_tg_update(struct fa_engine *e, const struct fa_event *ev)
 	if (!FL_SITE_NO_DECISION(u->site) && !replay_agrees(u))
 		s->replay_mismatch++;
 
+	/*
+	 * The policy's own read of tg->load_avg, before its decision: the
+	 * records do not tell it (the trace reads tg->load_avg under every
+	 * policy), the policy's definition does (fa_policy_reads_line()).
+	 */
+	if (fa_policy_reads_line(u) && fa_coh_note(e, (u32)i, ev->cpu, false))
+		return -1;
 	if (u->written) {
 		s->sites[u->site < FL_NR_SITES ? u->site : FL_NR_SITES].writes++;
 		count_write(e, g, (u32)i, ts, cs, ev->cpu);

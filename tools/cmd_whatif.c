@@ -92,6 +92,7 @@ static void help(FILE *f)
 "                   the default) or shares (the shares error, % of\n"
 "                   tg->shares; needs reads)\n"
 FL_MACHINE_HELP
+FL_SHARED_MISS_HELP
 "  -o, --output=DIR also plot: DIR/whatif.png/.svg, mean error against the cost,\n"
 "                   every policy a point, the frontier a line (data whatif.tsv,\n"
 "                   script whatif.gp stay in DIR)\n"
@@ -207,6 +208,9 @@ static void print_text(const struct fl_whatif *w, const char *path,
 	       recorded_label(w->e, name, sizeof(name)), (unsigned long long)t->attempts,
 	       (unsigned long long)t->reads, fa_segment_seconds(t), n);
 	printf("   modeled cost (a lower bound) on %s\n", fl_machine()->name);
+	if (fl_shared_miss() != FA_COH_MISS_FREE)
+		printf("   a read miss on a Shared line: a transfer from the nearest holder (--shared-miss=%s)\n",
+		       fa_coh_miss_names[fl_shared_miss()]);
 	for (i = 0; i < n; i++) {
 		const struct fa_replay_result *x = fa_replay_result(w->r, i);
 
@@ -334,6 +338,7 @@ int cmd_whatif(int argc, char **argv)
 		{ "cost", required_argument, NULL, 'C' },
 		{ "error", required_argument, NULL, 'E' },
 		{ "machine", required_argument, NULL, 'm' },
+		{ "shared-miss", required_argument, NULL, 'S' },
 		{ "rel", no_argument, NULL, 'r' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "gnuplot", required_argument, NULL, 'g' },
@@ -389,6 +394,10 @@ int cmd_whatif(int argc, char **argv)
 			break;
 		case 'm':
 			if (fl_machine_option(optarg))
+				goto out;
+			break;
+		case 'S':
+			if (fl_shared_miss_option(optarg))
 				goto out;
 			break;
 		case 'o':

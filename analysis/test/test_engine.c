@@ -1081,9 +1081,61 @@ static void test_transfers_before_topology(void)
 	run_end(&r);
 }
 
+/*
+ * A policy that reads tg->load_avg at its decision (budget) reads the
+ * line before it writes; the records do not show it, the policy's
+ * definition does.  cpu0 on node 0, cpu1 and cpu2 on node 1, each its own
+ * LLC.  A under budget:5: @100 cpu0 R (fill) W (alone: M by 0); @200
+ * cpu1 R (0 modified it: cross-node, by a read) W (invalidates 0:
+ * cross-node); @300 cpu0 not written: R (1 modified it: cross-node, by a
+ * read; S {0,1}); @350 cpu2 not written: R of a line 0 and 1 hold Shared
+ * (free under --shared-miss=free); @400 a resync on cpu1 (no decision: no
+ * read), written: W (invalidates 0 and 2: cross-node).  4 cross-node, 2
+ * by reads (its writes alone: 1).  With --shared-miss=nearest, @350 is a
+ * transfer from 1, the nearest (same node): 4 cross-node, 1 same node, 3
+ * by reads.
+ */
+static void test_policy_reads(void)
+{
+	struct fa_event ev[] = {
+		topo(1, 0, 0), topo(1, 1, 1), topo(1, 2, 1),
+		upd(100, 0, TG_A, 0, 10, 0, true, 10, FL_TG_BUDGET, 5),
+		upd(200, 1, TG_A, 1, 10, 0, true, 20, FL_TG_BUDGET, 5),
+		upd(300, 0, TG_A, 0, 11, 10, false, 20, FL_TG_BUDGET, 5),
+		upd(350, 2, TG_A, 2, 1, 0, false, 20, FL_TG_BUDGET, 5),
+		upd(400, 1, TG_A, 1, 12, 10, true, 22, FL_TG_BUDGET, 5),
+	};
+	struct fa_engine_cfg cfg = { 0 };
+	const struct fa_segment *t;
+	struct fa_engine *e;
+	int m;
+
+	ev[7].u.tg_update.site = FL_SITE_RESYNC;
+	for (m = 0; m < FA_COH_MISS_NR; m++) {
+		size_t i;
+
+		cfg.coh_miss = (enum fa_coh_miss)m;
+		e = fa_engine_new(&cfg);
+		for (i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
+			fa_engine_feed(e, &ev[i]);
+		fa_engine_finish(e);
+		t = fa_engine_total(e);
+		is_u64(t->coh[FA_COH_XNODE], 4, "policy reads (%s): 4 cross-node transfers",
+		       fa_coh_miss_names[m]);
+		is_u64(t->coh[FA_COH_NODE], m ? 1 : 0, "policy reads (%s): same-node transfers",
+		       fa_coh_miss_names[m]);
+		is_u64(t->coh_by_read, m ? 3 : 2, "policy reads (%s): by reads",
+		       fa_coh_miss_names[m]);
+		is_u64(t->coh[FA_COH_LLC] + t->coh[FA_COH_UNKNOWN], 0,
+		       "policy reads (%s): no other", fa_coh_miss_names[m]);
+		fa_engine_free(e);
+	}
+}
+
 int main(void)
 {
 	test_coherence();
+	test_policy_reads();
 	test_transfers_before_topology();
 	test_calc_group_shares();
 	test_shares_error();

@@ -103,16 +103,14 @@ static void invalidated(const struct fa_coh_topo *t, const struct fa_coh_cpu *wh
 }
 
 /*
- * A write by @cpu to a line Shared (by others, or by @cpu only): the
- * others' copies invalidated, the transfer's distance the farthest;
- * unknown while one of them is not placed (in *@src: the others).
+ * The holders of @l but @who, noted in *@s (their farthest distance, or
+ * nearest for @nearest, and those not placed); with @clear, their copies
+ * invalidated.  Returns whether there was one.
  */
-int fa_coh_write_shared(struct fa_coh_line *l, const struct fa_coh_topo *t,
-			const struct fa_coh_cpu *who, enum fa_coh_dist *dist,
-			struct fa_coh_src *src)
+static bool holders(struct fa_coh_line *l, const struct fa_coh_topo *t,
+		    const struct fa_coh_cpu *who, struct fa_coh_src *s,
+		    bool nearest, bool clear)
 {
-	struct fa_coh_src own, *s = src ? src : &own;
-	s32 cpu = who->cpu;
 	bool others = false;
 	u32 w;
 	int b;
@@ -120,8 +118,8 @@ int fa_coh_write_shared(struct fa_coh_line *l, const struct fa_coh_topo *t,
 	s->known = FA_COH_UNKNOWN;
 	s->n = 0;
 	s->over = false;
-	s->nearest = false;
-	if (l->owner >= 0) {
+	s->nearest = nearest;
+	if (l->owner >= 0 && l->owner != who->cpu) {
 		invalidated(t, who, l->owner, s);
 		others = true;
 	}
@@ -134,19 +132,42 @@ int fa_coh_write_shared(struct fa_coh_line *l, const struct fa_coh_topo *t,
 			b = __builtin_ctzll(m);
 			m &= m - 1;
 			c = (s32)(w * 64 + (u32)b);
-			if (c == cpu)
+			if (c == who->cpu)
 				continue;
 			invalidated(t, who, c, s);
 			others = true;
 		}
-		l->sharers[w] = 0;
+		if (clear)
+			l->sharers[w] = 0;
 	}
-	l->shared = false;
-	l->owner = cpu;
+	return others;
+}
+
+/* A transfer's distance from holders(): unknown while one is not placed. */
+static int transfer(const struct fa_coh_src *s, bool others,
+		    enum fa_coh_dist *dist)
+{
 	if (!others)
 		return 0;
 	*dist = s->n || s->over ? FA_COH_UNKNOWN : s->known;
 	return 1;
+}
+
+/*
+ * A write by @cpu to a line Shared (by others, or by @cpu only): the
+ * others' copies invalidated, the transfer's distance the farthest;
+ * unknown while one of them is not placed (in *@src: the others).
+ */
+int fa_coh_write_shared(struct fa_coh_line *l, const struct fa_coh_topo *t,
+			const struct fa_coh_cpu *who, enum fa_coh_dist *dist,
+			struct fa_coh_src *src)
+{
+	struct fa_coh_src own, *s = src ? src : &own;
+	bool others = holders(l, t, who, s, false, true);
+
+	l->shared = false;
+	l->owner = who->cpu;
+	return transfer(s, others, dist);
 }
 
 /*
@@ -159,30 +180,11 @@ int fa_coh_read_shared(struct fa_coh_line *l, const struct fa_coh_topo *t,
 		       struct fa_coh_src *src)
 {
 	struct fa_coh_src own, *s = src ? src : &own;
-	bool others = false;
-	u32 w;
-	int b;
+	bool others = holders(l, t, who, s, true, false);
 
-	s->known = FA_COH_UNKNOWN;
-	s->n = 0;
-	s->over = false;
-	s->nearest = true;
-	for (w = 0; w < l->nw; w++) {
-		u64 m = l->sharers[w];
-
-		while (m) {
-			b = __builtin_ctzll(m);
-			m &= m - 1;
-			invalidated(t, who, (s32)(w * 64 + (u32)b), s);
-			others = true;
-		}
-	}
 	if (fa_coh_share(l, who->cpu))
 		return -1;
-	if (!others)
-		return 0;
-	*dist = s->n || s->over ? FA_COH_UNKNOWN : s->known;
-	return 1;
+	return transfer(s, others, dist);
 }
 
 double fa_coh_cost_ns(const struct fa_coh_machine *m, const u64 n[FA_COH_NR])

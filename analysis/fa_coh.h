@@ -21,6 +21,9 @@
  * CPU it involves is not placed (then the CPUs are given back, struct
  * fa_coh_src, for the caller to classify the transfer once they are).
  *
+ * The callers feed it the recorded accesses and the policy's own reads
+ * of the line, which no record shows (fa_policy_reads_line()).
+ *
  * It is a LOWER BOUND: it counts the fairlab-traced accesses only, one
  * transfer per access, and prices each at an idle machine's core-to-core
  * latency; under contention a transfer queues behind others and costs far

@@ -36,14 +36,36 @@ void fa_coh_free(struct fa_coh_line *l)
 	fa_coh_init(l);
 }
 
-/* The farther of two distances; unknown only when nothing is known. */
-static enum fa_coh_dist farther(enum fa_coh_dist a, enum fa_coh_dist b)
+const char *const fa_coh_miss_names[FA_COH_MISS_NR] = {
+	[FA_COH_MISS_FREE] = "free", [FA_COH_MISS_NEAREST] = "nearest",
+};
+
+int fa_coh_miss_parse(const char *s)
 {
-	if (a == FA_COH_UNKNOWN)
-		return b;
-	if (b == FA_COH_UNKNOWN)
-		return a;
-	return a > b ? a : b;
+	int m;
+
+	for (m = 0; m < FA_COH_MISS_NR; m++)
+		if (!strcmp(s, fa_coh_miss_names[m]))
+			return m;
+	return -1;
+}
+
+enum fa_coh_dist fa_coh_src_dist(const struct fa_coh_topo *t, s32 to,
+				 enum fa_coh_dist known, const s32 *from, u32 n,
+				 bool nearest)
+{
+	struct fa_coh_cpu c = fa_coh_cpu(t, to);
+	enum fa_coh_dist d = known;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		enum fa_coh_dist di = fa_coh_dist_to(t, from[i], &c);
+
+		if (di == FA_COH_UNKNOWN)
+			return FA_COH_UNKNOWN;
+		d = nearest ? fa_coh_nearer(d, di) : fa_coh_farther(d, di);
+	}
+	return d;
 }
 
 int fa_coh_share(struct fa_coh_line *l, s32 cpu)
@@ -65,21 +87,40 @@ int fa_coh_share(struct fa_coh_line *l, s32 cpu)
 	return 0;
 }
 
-/*
- * A write by @cpu to a line Shared (by others, or by @cpu only): the
- * others' copies invalidated, the transfer's distance the farthest.
- */
-int fa_coh_write_shared(struct fa_coh_line *l, const struct fa_coh_topo *t,
-			const struct fa_coh_cpu *who, enum fa_coh_dist *dist)
+/* Holder @c's copy invalidated by (or read from by) @who: its distance noted. */
+static void invalidated(const struct fa_coh_topo *t, const struct fa_coh_cpu *who,
+			s32 c, struct fa_coh_src *s)
 {
-	s32 cpu = who->cpu;
-	enum fa_coh_dist d = FA_COH_UNKNOWN;
+	enum fa_coh_dist d = fa_coh_dist_to(t, c, who);
+
+	if (d != FA_COH_UNKNOWN)
+		s->known = s->nearest ? fa_coh_nearer(s->known, d) :
+					fa_coh_farther(s->known, d);
+	else if (s->n < FA_COH_SRC_MAX)
+		s->cpu[s->n++] = c;
+	else
+		s->over = true;
+}
+
+/*
+ * The holders of @l but @who, noted in *@s (their farthest distance, or
+ * nearest for @nearest, and those not placed); with @clear, their copies
+ * invalidated.  Returns whether there was one.
+ */
+static bool holders(struct fa_coh_line *l, const struct fa_coh_topo *t,
+		    const struct fa_coh_cpu *who, struct fa_coh_src *s,
+		    bool nearest, bool clear)
+{
 	bool others = false;
 	u32 w;
 	int b;
 
-	if (l->owner >= 0) {
-		d = fa_coh_dist_to(t, l->owner, who);
+	s->known = FA_COH_UNKNOWN;
+	s->n = 0;
+	s->over = false;
+	s->nearest = nearest;
+	if (l->owner >= 0 && l->owner != who->cpu) {
+		invalidated(t, who, l->owner, s);
 		others = true;
 	}
 	for (w = 0; w < l->nw; w++) {
@@ -91,20 +132,59 @@ int fa_coh_write_shared(struct fa_coh_line *l, const struct fa_coh_topo *t,
 			b = __builtin_ctzll(m);
 			m &= m - 1;
 			c = (s32)(w * 64 + (u32)b);
-			if (c == cpu)
+			if (c == who->cpu)
 				continue;
-			d = others ? farther(d, fa_coh_dist_to(t, c, who)) :
-				     fa_coh_dist_to(t, c, who);
+			invalidated(t, who, c, s);
 			others = true;
 		}
-		l->sharers[w] = 0;
+		if (clear)
+			l->sharers[w] = 0;
 	}
-	l->shared = false;
-	l->owner = cpu;
+	return others;
+}
+
+/* A transfer's distance from holders(): unknown while one is not placed. */
+static int transfer(const struct fa_coh_src *s, bool others,
+		    enum fa_coh_dist *dist)
+{
 	if (!others)
 		return 0;
-	*dist = d;
+	*dist = s->n || s->over ? FA_COH_UNKNOWN : s->known;
 	return 1;
+}
+
+/*
+ * A write by @cpu to a line Shared (by others, or by @cpu only): the
+ * others' copies invalidated, the transfer's distance the farthest;
+ * unknown while one of them is not placed (in *@src: the others).
+ */
+int fa_coh_write_shared(struct fa_coh_line *l, const struct fa_coh_topo *t,
+			const struct fa_coh_cpu *who, enum fa_coh_dist *dist,
+			struct fa_coh_src *src)
+{
+	struct fa_coh_src own, *s = src ? src : &own;
+	bool others = holders(l, t, who, s, false, true);
+
+	l->shared = false;
+	l->owner = who->cpu;
+	return transfer(s, others, dist);
+}
+
+/*
+ * A read by @who, which holds no copy, of a line others hold Shared: a
+ * transfer from the nearest of them (FA_COH_MISS_NEAREST); unknown while
+ * one of them is not placed (a nearer one may be among them).
+ */
+int fa_coh_read_shared(struct fa_coh_line *l, const struct fa_coh_topo *t,
+		       const struct fa_coh_cpu *who, enum fa_coh_dist *dist,
+		       struct fa_coh_src *src)
+{
+	struct fa_coh_src own, *s = src ? src : &own;
+	bool others = holders(l, t, who, s, true, false);
+
+	if (fa_coh_share(l, who->cpu))
+		return -1;
+	return transfer(s, others, dist);
 }
 
 double fa_coh_cost_ns(const struct fa_coh_machine *m, const u64 n[FA_COH_NR])

@@ -10,10 +10,19 @@
  *     is Shared by both), or
  *   - a write by c to a line another CPU holds, Modified or Shared (the
  *     others' copies are invalidated; c then holds it Modified);
- * everything else is a hit or a fill from a clean copy, not counted.  A
+ * a read by c of a line others hold Shared (c holding no copy) is a fill
+ * from a clean copy: free under FA_COH_MISS_FREE (the default, the
+ * generous choice: it undercounts cross-node traffic for every policy
+ * alike), a transfer from the nearest holder under FA_COH_MISS_NEAREST;
+ * everything else is a hit, not counted.  A
  * transfer's distance is that between c and the CPU it takes the line
  * from (for an invalidation: the farthest other holder): same last-level
- * cache, same NUMA node, across nodes (cpu_topology), or unknown.
+ * cache, same NUMA node, across nodes (cpu_topology), or unknown while a
+ * CPU it involves is not placed (then the CPUs are given back, struct
+ * fa_coh_src, for the caller to classify the transfer once they are).
+ *
+ * The callers feed it the recorded accesses and the policy's own reads
+ * of the line, which no record shows (fa_policy_reads_line()).
  *
  * It is a LOWER BOUND: it counts the fairlab-traced accesses only, one
  * transfer per access, and prices each at an idle machine's core-to-core
@@ -35,10 +44,24 @@ enum fa_coh_dist {
 	FA_COH_NR
 };
 
-/* Where each CPU is: node[cpu], llc[cpu] (-1 or cpu >= n: unknown). */
+/* What a read miss on a line others hold Shared costs (see above). */
+enum fa_coh_miss {
+	FA_COH_MISS_FREE,	/* nothing: the generous choice, the default */
+	FA_COH_MISS_NEAREST,	/* a transfer from the nearest holder */
+	FA_COH_MISS_NR
+};
+/* "free", "nearest"; fa_coh_miss_parse(): the enum, or -1. */
+extern const char *const fa_coh_miss_names[FA_COH_MISS_NR];
+int fa_coh_miss_parse(const char *s);
+
+/*
+ * Where each CPU is: node[cpu], llc[cpu] (-1 or cpu >= n: unknown); and
+ * the Shared-miss cost.
+ */
 struct fa_coh_topo {
 	const s32 *node, *llc;
 	u32 n;
+	enum fa_coh_miss miss;
 };
 
 struct fa_coh_line {
@@ -93,40 +116,114 @@ static inline enum fa_coh_dist fa_coh_dist_to(const struct fa_coh_topo *t,
 	return la == b->llc ? FA_COH_LLC : FA_COH_NODE;
 }
 
+/*
+ * Where a transfer of unknown distance took the line from: the farthest
+ * distance of the holders placed then, and the holders that were not (or
+ * all of them, when the accessing CPU was not).  Its distance is the
+ * farthest of all once they are placed (fa_coh_src_dist()).
+ */
+#define FA_COH_SRC_MAX	16
+struct fa_coh_src {
+	enum fa_coh_dist known;	/* FA_COH_UNKNOWN: no holder placed */
+	u32 n;			/* cpu[0 .. n) */
+	bool over;		/* more than FA_COH_SRC_MAX: stays unknown */
+	bool nearest;		/* a Shared miss: the nearest, not the farthest */
+	s32 cpu[FA_COH_SRC_MAX];
+};
+
+/* The farther of two distances; unknown only when nothing is known. */
+static inline enum fa_coh_dist fa_coh_farther(enum fa_coh_dist a,
+					      enum fa_coh_dist b)
+{
+	if (a == FA_COH_UNKNOWN)
+		return b;
+	if (b == FA_COH_UNKNOWN)
+		return a;
+	return a > b ? a : b;
+}
+
+/* The nearer of two distances; unknown only when nothing is known. */
+static inline enum fa_coh_dist fa_coh_nearer(enum fa_coh_dist a,
+					     enum fa_coh_dist b)
+{
+	if (a == FA_COH_UNKNOWN)
+		return b;
+	if (b == FA_COH_UNKNOWN)
+		return a;
+	return a < b ? a : b;
+}
+
+/*
+ * The distance of a transfer to CPU @to from @src's holders as @t places
+ * them now (the farthest; the nearest for a Shared miss, @nearest):
+ * FA_COH_UNKNOWN while one of them (or @to) is not placed.
+ */
+enum fa_coh_dist fa_coh_src_dist(const struct fa_coh_topo *t, s32 to,
+				 enum fa_coh_dist known, const s32 *from, u32 n,
+				 bool nearest);
+
 /* Out of line: a CPU added to the sharers (-1: no memory); a write to a Shared line. */
 int fa_coh_share(struct fa_coh_line *l, s32 cpu);
 int fa_coh_write_shared(struct fa_coh_line *l, const struct fa_coh_topo *t,
-			const struct fa_coh_cpu *c, enum fa_coh_dist *dist);
+			const struct fa_coh_cpu *c, enum fa_coh_dist *dist,
+			struct fa_coh_src *src);
+/* A read by a CPU without a copy of a line others hold Shared (NEAREST). */
+int fa_coh_read_shared(struct fa_coh_line *l, const struct fa_coh_topo *t,
+		       const struct fa_coh_cpu *c, enum fa_coh_dist *dist,
+		       struct fa_coh_src *src);
+
+/* A transfer from one holder @o of unknown distance: @src says so. */
+static inline void fa_coh_src_one(struct fa_coh_src *src, s32 o)
+{
+	if (!src)
+		return;
+	src->known = FA_COH_UNKNOWN;
+	src->n = 1;
+	src->over = false;
+	src->nearest = false;
+	src->cpu[0] = o;
+}
 
 /*
  * @cpu reads (@write false) or writes the line.  Returns 1 for a transfer
- * (its distance in *@dist), 0 for none, -1 out of memory.  Inline: the
+ * (its distance in *@dist; when unknown, where from in *@src unless
+ * NULL), 0 for none, -1 out of memory.  Inline: the
  * what-if replay models a line per policy; the usual cases (a hit, a
  * write after another CPU's write) take a few instructions.
  */
 static inline __attribute__((always_inline)) int
 fa_coh_access_by(struct fa_coh_line *l, const struct fa_coh_topo *t,
-		 const struct fa_coh_cpu *c, bool write, enum fa_coh_dist *dist)
+		 const struct fa_coh_cpu *c, bool write, enum fa_coh_dist *dist,
+		 struct fa_coh_src *src)
 {
 	s32 o = l->owner, cpu = c->cpu;
 
 	if (cpu < 0 || o == cpu)
 		return 0;				/* hit */
 	if (!write) {
-		if (o < 0)		/* a hit, or a fill from a clean copy */
-			return fa_coh_shares(l, cpu) ? 0 : fa_coh_share(l, cpu);
+		if (o < 0) {		/* a hit, or a fill from a clean copy */
+			if (fa_coh_shares(l, cpu))
+				return 0;
+			if (t->miss == FA_COH_MISS_NEAREST && l->shared)
+				return fa_coh_read_shared(l, t, c, dist, src);
+			return fa_coh_share(l, cpu);
+		}
 		*dist = fa_coh_dist_to(t, o, c);	/* another CPU modified it */
+		if (*dist == FA_COH_UNKNOWN)
+			fa_coh_src_one(src, o);
 		if (fa_coh_share(l, o) || fa_coh_share(l, cpu))
 			return -1;
 		l->owner = -1;
 		return 1;
 	}
 	if (l->shared)
-		return fa_coh_write_shared(l, t, c, dist);
+		return fa_coh_write_shared(l, t, c, dist, src);
 	l->owner = cpu;
 	if (o < 0)
 		return 0;				/* the first access */
 	*dist = fa_coh_dist_to(t, o, c);		/* invalidates o's copy */
+	if (*dist == FA_COH_UNKNOWN)
+		fa_coh_src_one(src, o);
 	return 1;
 }
 
@@ -135,7 +232,7 @@ static inline int fa_coh_access(struct fa_coh_line *l, const struct fa_coh_topo 
 {
 	struct fa_coh_cpu c = fa_coh_cpu(t, cpu);
 
-	return fa_coh_access_by(l, t, &c, write, dist);
+	return fa_coh_access_by(l, t, &c, write, dist, NULL);
 }
 
 /* A machine's idle core-to-core transfer latencies (ns), with its source. */

@@ -20,6 +20,7 @@ struct fa_engine *fa_engine_new(const struct fa_engine_cfg *cfg)
 	fa_seg_init(&e->seg);
 	fa_seg_init(&e->total);
 	e->total.index = -1;
+	e->pend.held = &e->pend_held;
 	return e;
 }
 
@@ -106,12 +107,18 @@ static int set_topology(struct fa_engine *e, s32 cpu, s32 node, s32 llc)
 
 int fa_coh_note(struct fa_engine *e, u32 i, s32 cpu, bool write)
 {
-	struct fa_coh_topo t = { .node = e->node, .llc = e->llc, .n = e->nr_node };
+	struct fa_coh_topo t = { .node = e->node, .llc = e->llc, .n = e->nr_node,
+				 .miss = e->cfg.coh_miss };
+	struct fa_coh_cpu c = fa_coh_cpu(&t, cpu);
+	struct fa_coh_src src;
 	enum fa_coh_dist d;
-	int r = fa_coh_access(&e->tgtab.tg[i].coh, &t, cpu, write, &d);
+	int r = fa_coh_access_by(&e->tgtab.tg[i].coh, &t, &c, write, &d, &src);
 
 	if (r <= 0)
 		return r;
+	/* classified once its CPUs are placed, as writer switches are */
+	if (d == FA_COH_UNKNOWN)
+		fa_pending_add_transfer(&e->pend, e, i, 0, cpu, &src);
 	e->seg.coh[d]++;
 	e->seg.tgs[i].coh_transfers++;
 	if (!write)

@@ -98,6 +98,8 @@ struct fa_engine_cfg {
 	void (*on_switch)(s32 from, s32 to, void *arg);
 	u64 bin_ns;
 	void *arg;
+	/* What a read miss on a Shared line costs in the coherence model. */
+	enum fa_coh_miss coh_miss;
 	/* What-if replay fed with every tg_update (fa_replay.h), or NULL. */
 	struct fa_replay *replay;
 };

@@ -53,14 +53,30 @@ struct fa_wlog {
 };
 
 /*
- * Writer switches counted unknown, kept to be classified once their CPUs
- * are placed (fa_pending_resolve()): the engine's (@id a group index) and
- * each what-if replay part's (@id a policy).
+ * Figures counted unknown because a CPU had no cpu_topology record yet
+ * (records of idle CPUs land between the start of a recording and its
+ * describe), kept to be classified once their CPUs are placed, all by
+ * one mechanism (fa_pending_resolve()): writer switches (cross-node or
+ * not) and modeled line transfers (their distance, fa_coh.h), the
+ * engine's (@id a group index) and each what-if replay policy's (@id
+ * the policy).  A transfer from several holders takes 1 + @more
+ * entries, the holders after the first in FA_PEND_FROM entries.
  */
-struct fa_pending_switch { u32 id; s32 from, to, seg; };
+enum { FA_PEND_SWITCH, FA_PEND_TRANSFER, FA_PEND_FROM };
+struct fa_pending_ent {
+	u32 id;
+	u32 slot;		/* whose allowance it counts in (fa_pending_add()) */
+	s32 from, to, seg;
+	u8 kind;		/* FA_PEND_* */
+	u8 known;		/* a transfer: its placed holders' farthest (fa_coh_src) */
+	u8 nearest;		/* ... or nearest: a Shared miss */
+	u8 more;		/* FA_PEND_FROM entries after this one */
+};
 struct fa_pending {
-	struct fa_pending_switch *v;
+	struct fa_pending_ent *v;
 	u32 n, cap;
+	/* entries held per slot, each at most FA_PENDING_MAX; [1] for the engine */
+	u32 *held;
 };
 
 struct fa_engine {
@@ -70,12 +86,12 @@ struct fa_engine {
 	s32 *llc;		/* cpu -> last-level cache id, -1 unknown */
 	u32 nr_node;		/* entries of both */
 	/*
-	 * Writer switches of the open segment counted unknown because a CPU
-	 * had no cpu_topology record yet (records of idle CPUs land between
-	 * the start of a recording and its describe): classified when the
-	 * CPUs are placed (fa_update.c: fa_switch_resolve()).
+	 * Writer switches and transfers of the open segment counted unknown
+	 * (struct fa_pending), classified when the CPUs are placed
+	 * (fa_update.c: fa_switch_resolve()).
 	 */
 	struct fa_pending pend;
+	u32 pend_held;
 
 	struct fa_segment seg;	/* open segment */
 	struct fa_segment total;
@@ -127,6 +143,15 @@ int fa_seg_merge(struct fa_segment *dst, const struct fa_segment *src);
 int fa_on_tg_update(struct fa_engine *e, const struct fa_event *ev);
 int fa_on_pick_idlest(struct fa_engine *e, const struct fa_event *ev);
 
+/*
+ * Whether the record's own policy reads tg->load_avg at its decision
+ * (module/tg_update.c: fl_tg_update_slow() reads it when the rule needs
+ * it, fl_tg_rule_needs_tg_load(): budget), before the write: a read of
+ * the line the coherence model counts.  Sites without a decision
+ * (FL_SITE_NO_DECISION) read nothing for the policy.
+ */
+bool fa_policy_reads_line(const struct fa_tg_update *u);
+
 /* The coherence model: @cpu reads or writes group @i's line (fa_coh.h). */
 int fa_coh_note(struct fa_engine *e, u32 i, s32 cpu, bool write);
 
@@ -151,24 +176,34 @@ enum fa_switch {
 	FA_SWITCH_XNODE,	/* a CPU of another node */
 	FA_SWITCH_UNKNOWN,	/* another CPU, a node not known */
 };
-/* Writer switches kept for fa_switch_resolve() (then left unknown). */
-#define FA_PENDING_SWITCHES_MAX	4096
 /*
- * Keeps an unknown switch from CPU @from to @to in the open segment (when
- * there is room: else it stays unknown, and is reported so).
+ * Entries each slot (the engine; a replayed policy) may keep pending;
+ * past it, what is unknown stays unknown, and is reported so.
+ */
+#define FA_PENDING_MAX	16384
+/*
+ * Keeps an unknown writer switch from CPU @from to @to of @id in the open
+ * segment, in @slot's allowance (when there is room: else it stays
+ * unknown, and is reported so).
  */
 void fa_pending_add(struct fa_pending *p, const struct fa_engine *e, u32 id,
-		    s32 from, s32 to);
+		    u32 slot, s32 from, s32 to);
+/* The same for a transfer to CPU @to of unknown distance, from @src. */
+void fa_pending_add_transfer(struct fa_pending *p, const struct fa_engine *e,
+			     u32 id, u32 slot, s32 to,
+			     const struct fa_coh_src *src);
 /*
- * Each of @p's switches of the open segment whose CPUs are placed now:
- * @fn(@arg, switch, cross-node or not), then forgotten; those of closed
- * segments are forgotten (they stay unknown in their reported segment).
+ * Each of @p's entries of the open segment whose CPUs are placed now:
+ * @fn(@arg, entry, its class), then forgotten; those of closed segments
+ * are forgotten (they stay unknown in their reported segment).  The
+ * class: a switch's FA_COH_XNODE or FA_COH_NODE (nodes only), a
+ * transfer's distance (fa_coh_src_dist()).
  */
 void fa_pending_resolve(struct fa_pending *p, const struct fa_engine *e,
-			void (*fn)(void *arg, const struct fa_pending_switch *sw,
-				   bool xnode),
+			void (*fn)(void *arg, const struct fa_pending_ent *pe,
+				   enum fa_coh_dist d),
 			void *arg);
-/* Classifies the open segment's pending switches whose CPUs are placed now. */
+/* Classifies the open segment's pending figures whose CPUs are placed now. */
 void fa_switch_resolve(struct fa_engine *e);
 /* The what-if replay's: the same, for each policy (fa_replay.c). */
 void fa_replay_switch_resolve(struct fa_replay *r, const struct fa_engine *e);

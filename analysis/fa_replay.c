@@ -203,6 +203,7 @@ struct fa_replay {
 	u32 range[RP_NR + 1];	/* internal indices of each RP_* */
 	struct fa_replay_result *res;
 	const struct fa_engine *e;	/* nodes of CPUs (fa_switch_from()) */
+	u32 *pend_held;		/* [npol]: both parts' pending entries per policy */
 	/*
 	 * part[0] on the engine's thread; with a helper thread (fj), part[1]
 	 * on it, the records batched: the engine fills batch[0 .. nbatch)
@@ -286,7 +287,8 @@ struct fa_replay *fa_replay_new(const struct fl_tg_policy *pol, u32 n,
 	r->pol = calloc(n ? n : 1, sizeof(*r->pol));
 	r->res = calloc(n ? n : 1, sizeof(*r->res));
 	r->order = calloc(n ? n : 1, sizeof(*r->order));
-	if (!r->pol || !r->res || !r->order) {
+	r->pend_held = calloc(n ? n : 1, sizeof(*r->pend_held));
+	if (!r->pol || !r->res || !r->order || !r->pend_held) {
 		fa_replay_free(r);
 		return NULL;
 	}
@@ -321,6 +323,8 @@ struct fa_replay *fa_replay_new(const struct fl_tg_policy *pol, u32 n,
 	} else {
 		set_part(r, &r->part[0], 0, n);
 	}
+	r->part[0].pend.held = r->pend_held;
+	r->part[1].pend.held = r->pend_held;
 	return r;
 }
 
@@ -334,6 +338,7 @@ void fa_replay_free(struct fa_replay *r)
 	free(r->buf);
 	free(r->part[0].pend.v);
 	free(r->part[1].pend.v);
+	free(r->pend_held);
 	for (i = 0; i < r->ntg; i++) {
 		u32 p;
 
@@ -610,18 +615,23 @@ static inline void count_switch(const struct fa_engine *e, struct rp_part *pt,
 	case FA_SWITCH_UNKNOWN:
 		rp->switches++;
 		rp->xnode_unknown++;
-		fa_pending_add(&pt->pend, e, p, from, to);
+		fa_pending_add(&pt->pend, e, p, p, from, to);
 		break;
 	}
 }
 
-/* A kept switch of policy sw->id classified (fa_pending_resolve()). */
-static void resolved(void *arg, const struct fa_pending_switch *sw, bool xnode)
+/* A kept switch or transfer of policy pe->id classified (fa_pending_resolve()). */
+static void resolved(void *arg, const struct fa_pending_ent *pe, enum fa_coh_dist d)
 {
-	struct rp_pol *rp = &((struct fa_replay *)arg)->pol[sw->id];
+	struct rp_pol *rp = &((struct fa_replay *)arg)->pol[pe->id];
 
+	if (pe->kind == FA_PEND_TRANSFER) {
+		rp->coh[FA_COH_UNKNOWN]--;
+		rp->coh[d]++;
+		return;
+	}
 	rp->xnode_unknown--;
-	rp->xnode += xnode;
+	rp->xnode += d == FA_COH_XNODE;
 }
 
 void fa_replay_switch_resolve(struct fa_replay *r, const struct fa_engine *e)
@@ -653,17 +663,25 @@ static void set_rules(struct fa_replay *r, struct rp_part *pt,
 }
 
 
-/* A read or write by @cpu of policy @rp's line @l (fa_coh_access()). */
+/*
+ * A read or write by @cpu of policy @p's (@rp) line @l (fa_coh_access());
+ * one of unknown distance is kept for fa_replay_switch_resolve(), as the
+ * engine keeps its own.
+ */
 static __attribute__((always_inline)) inline void
-coh(struct rp_part *pt, struct rp_pol *rp, struct fa_coh_line *l,
-    const struct fa_coh_topo *topo, const struct fa_coh_cpu *c, bool write)
+coh(const struct fa_replay *r, struct rp_part *pt, struct rp_pol *rp, u32 p,
+    struct fa_coh_line *l, const struct fa_coh_topo *topo,
+    const struct fa_coh_cpu *c, bool write)
 {
 	enum fa_coh_dist d = FA_COH_UNKNOWN;
-	int k = fa_coh_access_by(l, topo, c, write, &d);
+	struct fa_coh_src src;
+	int k = fa_coh_access_by(l, topo, c, write, &d, &src);
 
 	if (k < 0) {
 		pt->nomem = true;
 	} else if (k) {
+		if (d == FA_COH_UNKNOWN)
+			fa_pending_add_transfer(&pt->pend, r->e, p, p, c->cpu, &src);
 		rp->coh[d]++;
 		rp->coh_by_read += !write;
 	}
@@ -698,7 +716,8 @@ replay_range(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 	struct rp_pol *pol = r->pol;
 	struct rp_gp *gp = t->gp;
 	struct rp_gpc *gc = t->gc;
-	const struct fa_coh_topo topo = { r->e->node, r->e->llc, r->e->nr_node };
+	const struct fa_coh_topo topo = { r->e->node, r->e->llc, r->e->nr_node,
+					  r->e->cfg.coh_miss };
 	const struct fa_coh_cpu who = fa_coh_cpu(&topo, x->cpu);
 	struct fl_tg_input in = x->in;
 	u32 p;
@@ -723,8 +742,12 @@ replay_range(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 		}
 		in.delta = sub_w(load, rc);
 		in.contrib = (u64)rc;
-		if (reads_tg_load)
+		if (reads_tg_load) {
 			in.tg_load_avg = add_w(tg_ksum, qc->sum_contrib);
+			/* the policy's own read, before it decides (fa_policy_reads_line()) */
+			if (!resync)
+				coh(r, pt, rp, p, &q->line, &topo, &who, false);
+		}
 		if (range == RP_GATED ||
 		    (range == RP_ANY && fl_tg_rule_needs_clock(&rule)))
 			in.since_ns = s->pub == FL_SINCE_NEVER ? FL_SINCE_NEVER :
@@ -747,7 +770,7 @@ replay_range(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 				count_switch(r->e, pt, rp, p, q->last_writer, cpu, node);
 				q->last_writer = cpu;
 			}
-			coh(pt, rp, &q->line, &topo, &who, true);
+			coh(r, pt, rp, p, &q->line, &topo, &who, true);
 		}
 		if (err != q->err || changed_load) {
 			struct fa_err_val v;
@@ -814,7 +837,8 @@ replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 	const u64 dt = x->rd_dt;
 	const double dtd = x->dtd;
 	const s32 cpu = x->cpu;
-	const struct fa_coh_topo topo = { r->e->node, r->e->llc, r->e->nr_node };
+	const struct fa_coh_topo topo = { r->e->node, r->e->llc, r->e->nr_node,
+					  r->e->cfg.coh_miss };
 	const struct fa_coh_cpu who = fa_coh_cpu(&topo, cpu);
 	/*
 	 * The shares depend on a policy's state only through its
@@ -835,7 +859,7 @@ replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 		struct rp_gs *g = &gs[p];
 		s64 ptla, pcon, given, xp;
 
-		coh(pt, rp, &gp[p].line, &topo, &who, false);
+		coh(r, pt, rp, p, &gp[p].line, &topo, &who, false);
 		if (spans) {
 			/* ideal >= FA_MIN_SHARES: a relative error always */
 			if (abs)

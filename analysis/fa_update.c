@@ -49,6 +49,17 @@ static bool replay_agrees(const struct fa_tg_update *u)
 	return fl_tg_decide(&p, &in) == u->written;
 }
 
+bool fa_policy_reads_line(const struct fa_tg_update *u)
+{
+	struct fl_tg_policy p = { .id = u->policy, .arg = u->arg };
+	struct fl_tg_rule rule;
+
+	if (FL_SITE_NO_DECISION(u->site) || u->policy >= FL_TG_NR_POLICIES)
+		return false;
+	fl_tg_rule_make(&p, u->nr_cpus ? u->nr_cpus : 1, &rule);
+	return fl_tg_rule_needs_tg_load(&rule);
+}
+
 enum fa_switch fa_writer_switch(const struct fa_engine *e, s32 *last_writer,
 				s32 cpu)
 {
@@ -60,62 +71,123 @@ enum fa_switch fa_writer_switch(const struct fa_engine *e, s32 *last_writer,
 	return fa_switch_from(e, from, fa_cpu_node(e, cpu));
 }
 
-void fa_pending_add(struct fa_pending *p, const struct fa_engine *e, u32 id,
-		    s32 from, s32 to)
+/* Room for @k more entries of @slot in @p (0), or none (-1). */
+static int pending_room(struct fa_pending *p, u32 slot, u32 k)
 {
-	struct fa_pending_switch *v;
+	struct fa_pending_ent *v;
+	u32 cap = p->cap ? p->cap : 64;
 
-	if (p->n == p->cap) {
-		u32 cap = p->cap ? p->cap * 2 : 64;
-
-		if (cap > FA_PENDING_SWITCHES_MAX)
-			return;		/* stays unknown, and is reported so */
+	if (p->held[slot] + k > FA_PENDING_MAX)
+		return -1;	/* stays unknown, and is reported so */
+	while (cap < p->n + k)
+		cap *= 2;
+	if (cap != p->cap) {
 		v = realloc(p->v, cap * sizeof(*v));
 		if (!v)
-			return;		/* the same: unknown, never wrong */
+			return -1;	/* the same: unknown, never wrong */
 		p->v = v;
 		p->cap = cap;
 	}
-	p->v[p->n++] = (struct fa_pending_switch){
-		.id = id, .from = from, .to = to, .seg = (s32)e->nsegments,
+	p->held[slot] += k;
+	return 0;
+}
+
+void fa_pending_add(struct fa_pending *p, const struct fa_engine *e, u32 id,
+		    u32 slot, s32 from, s32 to)
+{
+	if (pending_room(p, slot, 1))
+		return;
+	p->v[p->n++] = (struct fa_pending_ent){
+		.id = id, .slot = slot, .from = from, .to = to,
+		.seg = (s32)e->nsegments, .kind = FA_PEND_SWITCH,
 	};
 }
 
+void fa_pending_add_transfer(struct fa_pending *p, const struct fa_engine *e,
+			     u32 id, u32 slot, s32 to,
+			     const struct fa_coh_src *src)
+{
+	u32 k;
+
+	if (src->over || !src->n || pending_room(p, slot, src->n))
+		return;
+	for (k = 0; k < src->n; k++)
+		p->v[p->n++] = (struct fa_pending_ent){
+			.id = id, .slot = slot, .from = src->cpu[k], .to = to,
+			.seg = (s32)e->nsegments,
+			.kind = k ? FA_PEND_FROM : FA_PEND_TRANSFER,
+			.known = (u8)src->known, .nearest = src->nearest,
+			.more = (u8)(k ? 0 : src->n - 1),
+		};
+}
+
+/* The class of pending entry @pe (and its @pe->more holders) now. */
+static enum fa_coh_dist pending_class(const struct fa_pending_ent *pe,
+				      const struct fa_engine *e)
+{
+	struct fa_coh_topo t = { e->node, e->llc, e->nr_node, e->cfg.coh_miss };
+	s32 from[FA_COH_SRC_MAX];
+	int nf, nt;
+	u32 k;
+
+	if (pe->kind == FA_PEND_TRANSFER) {
+		for (k = 0; k <= pe->more; k++)
+			from[k] = pe[k].from;
+		return fa_coh_src_dist(&t, pe->to, (enum fa_coh_dist)pe->known,
+				       from, (u32)pe->more + 1, pe->nearest);
+	}
+	nf = fa_cpu_node(e, pe->from);
+	nt = fa_cpu_node(e, pe->to);
+	if (nf < 0 || nt < 0)
+		return FA_COH_UNKNOWN;
+	return nf != nt ? FA_COH_XNODE : FA_COH_NODE;
+}
+
 void fa_pending_resolve(struct fa_pending *p, const struct fa_engine *e,
-			void (*fn)(void *arg, const struct fa_pending_switch *sw,
-				   bool xnode),
+			void (*fn)(void *arg, const struct fa_pending_ent *pe,
+				   enum fa_coh_dist d),
 			void *arg)
 {
-	u32 i, k = 0;
+	u32 i, j, k = 0, len;
 
-	for (i = 0; i < p->n; i++) {
-		struct fa_pending_switch sw = p->v[i];
-		int nf = fa_engine_cpu_node(e, sw.from);
-		int nt = fa_engine_cpu_node(e, sw.to);
+	for (i = 0; i < p->n; i += len) {
+		const struct fa_pending_ent *pe = &p->v[i];
+		enum fa_coh_dist d = FA_COH_UNKNOWN;
 
-		if (sw.seg != (s32)e->nsegments)
-			continue;	/* its segment is closed: stays unknown */
-		if (nf < 0 || nt < 0) {
-			p->v[k++] = sw;
-			continue;
+		len = (u32)pe->more + 1;
+		/* a closed segment's stay unknown in it */
+		if (pe->seg == (s32)e->nsegments) {
+			d = pending_class(pe, e);
+			if (d == FA_COH_UNKNOWN) {
+				for (j = 0; j < len; j++)
+					p->v[k++] = p->v[i + j];
+				continue;
+			}
+			fn(arg, pe, d);
 		}
-		fn(arg, &sw, nf != nt);
+		p->held[pe->slot] -= len;
 	}
 	p->n = k;
 }
 
-/* A pending switch of the open segment classified: its counters moved. */
-static void resolved(void *arg, const struct fa_pending_switch *sw, bool xnode)
+/* A pending entry of the open segment classified: its counters moved. */
+static void resolved(void *arg, const struct fa_pending_ent *pe,
+		     enum fa_coh_dist d)
 {
 	struct fa_segment *s = arg;
 
+	if (pe->kind == FA_PEND_TRANSFER) {
+		s->coh[FA_COH_UNKNOWN]--;
+		s->coh[d]++;
+		return;
+	}
 	s->xnode_unknown--;
-	s->tgs[sw->id].xnode_unknown--;
-	s->cpus[sw->to].xnode_unknown_in--;
-	if (xnode) {
+	s->tgs[pe->id].xnode_unknown--;
+	s->cpus[pe->to].xnode_unknown_in--;
+	if (d == FA_COH_XNODE) {
 		s->xnode++;
-		s->tgs[sw->id].xnode++;
-		s->cpus[sw->to].xnode_in++;
+		s->tgs[pe->id].xnode++;
+		s->cpus[pe->to].xnode_in++;
 	}
 }
 
@@ -147,7 +219,7 @@ static void count_write(struct fa_engine *e, struct fa_tg *g, u32 tgi,
 		s->xnode_unknown++;
 		ts->xnode_unknown++;
 		cs->xnode_unknown_in++;
-		fa_pending_add(&e->pend, e, tgi, from, cpu);
+		fa_pending_add(&e->pend, e, tgi, 0, from, cpu);
 	} else if (sw == FA_SWITCH_XNODE) {
 		s->xnode++;
 		ts->xnode++;
@@ -212,6 +284,13 @@ int fa_on_tg_update(struct fa_engine *e, const struct fa_event *ev)
 	if (!FL_SITE_NO_DECISION(u->site) && !replay_agrees(u))
 		s->replay_mismatch++;
 
+	/*
+	 * The policy's own read of tg->load_avg, before its decision: the
+	 * records do not tell it (the trace reads tg->load_avg under every
+	 * policy), the policy's definition does (fa_policy_reads_line()).
+	 */
+	if (fa_policy_reads_line(u) && fa_coh_note(e, (u32)i, ev->cpu, false))
+		return -1;
 	if (u->written) {
 		s->sites[u->site < FL_NR_SITES ? u->site : FL_NR_SITES].writes++;
 		count_write(e, g, (u32)i, ts, cs, ev->cpu);

@@ -39,6 +39,7 @@ static void help(FILE *f)
 "                 the whole recording; a recording without it is an error\n"
 "  --groups=N     task groups compared (default 5, 0 = none)\n"
 FL_MACHINE_HELP
+FL_SHARED_MISS_HELP
 "  --json         {base: [files], new: [files], rows: [{metric, base_mean, ...}]}\n"
 "  --csv          metric,base_mean,base_stddev_pct,change_pct,new_mean,new_stddev_pct,base_runs_n,new_runs_n\n"
 "  -h, --help     this text\n"
@@ -123,6 +124,7 @@ static int collect(struct run_fig *r)
 	int ret = -1;
 
 	r->m = calloc((size_t)fl_nr_metrics, sizeof(*r->m));
+	cfg.coh_miss = fl_shared_miss();
 	r->e = fa_engine_new(&cfg);
 	if (!r->m || !r->e) {
 		fl_error("out of memory");
@@ -373,6 +375,7 @@ int cmd_compare(int argc, char **argv)
 		{ "segment", required_argument, NULL, 's' },
 		{ "groups", required_argument, NULL, 'g' },
 		{ "machine", required_argument, NULL, 'm' },
+		{ "shared-miss", required_argument, NULL, 'S' },
 		FL_COMMON_OPTIONS,
 	};
 	struct cmp_out out = { .fmt = FL_FMT_TEXT };
@@ -400,6 +403,10 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case 'm':
 			if (fl_machine_option(optarg))
+				return FL_EXIT_USAGE;
+			break;
+		case 'S':
+			if (fl_shared_miss_option(optarg))
 				return FL_EXIT_USAGE;
 			break;
 		default:

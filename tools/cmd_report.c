@@ -83,7 +83,10 @@ static void help(FILE *f)
 "                 same node, cross-node: cpu_topology); cost = transfers x\n"
 "                 idle core-to-core latency (Chips and Cheese 2023: Sapphire\n"
 "                 Rapids 59/59/138 ns, EPYC Milan 23/107/197 ns), in ns per s;\n"
-"                 contention makes real transfers far dearer\n"
+"                 contention makes real transfers far dearer; reads include\n"
+"                 the policy's own (budget reads tg->load_avg at each decision:\n"
+"                 from its definition); a Shared miss is free unless\n"
+"                 --shared-miss=nearest\n"
 "  rates          per second of the segment's trace time\n"
 "Summary error figures merge all groups: mean and p99 per group-second.\n"
 "Text tables show the unit of each column in parentheses; JSON keys and CSV\n"
@@ -99,6 +102,7 @@ static void help(FILE *f)
 "  --table=NAME   the CSV table (with --csv only)\n"
 "  --top=N        text: task groups shown per segment (default 20, 0 = all)\n"
 FL_MACHINE_HELP
+FL_SHARED_MISS_HELP
 "  -h, --help     this text\n"
 "\n"
 "Warnings go to stderr: lost events, a trace clock that is not global, records\n"
@@ -220,6 +224,7 @@ int cmd_report(int argc, char **argv)
 		{ "table", required_argument, NULL, 't' },
 		{ "top", required_argument, NULL, 'n' },
 		{ "machine", required_argument, NULL, 'm' },
+		{ "shared-miss", required_argument, NULL, 'S' },
 		FL_COMMON_OPTIONS,
 	};
 	struct report_run rr = { .rep = { .fmt = FL_FMT_TEXT, .f = stdout, .top = 20,
@@ -257,6 +262,10 @@ int cmd_report(int argc, char **argv)
 			if (fl_machine_option(optarg))
 				return FL_EXIT_USAGE;
 			break;
+		case 'S':
+			if (fl_shared_miss_option(optarg))
+				return FL_EXIT_USAGE;
+			break;
 		default:
 			st = fl_common_option(c, &rr.rep.fmt, help, "report");
 			if (st != FL_OPT_NEXT)
@@ -284,6 +293,7 @@ int cmd_report(int argc, char **argv)
 		fl_error("%s", err);
 		return FL_EXIT_FAIL;
 	}
+	cfg.coh_miss = fl_shared_miss();
 	e = fa_engine_new(&cfg);
 	if (!e) {
 		fl_error("out of memory");

@@ -41,7 +41,8 @@ static void help(FILE *f)
 "tg->load_avg (the recorded one plus its E minus the recording's) and its\n"
 "cfs_rq's contrib go through the kernel's calc_group_shares() (the code report\n"
 "uses): the shares error against the same ideal as report's; the policy's\n"
-"writes and the recorded reads go through report's coherence model.\n"
+"writes, its own reads of tg->load_avg (budget's, one per decision) and the\n"
+"recorded reads go through report's coherence model.\n"
 "\n"
 "columns (units in parentheses; JSON/CSV keys end with the unit):\n"
 "  attempts, writes       tg_update attempts, and those that would publish\n"
@@ -92,6 +93,7 @@ static void help(FILE *f)
 "                   the default) or shares (the shares error, % of\n"
 "                   tg->shares; needs reads)\n"
 FL_MACHINE_HELP
+FL_SHARED_MISS_HELP
 "  -o, --output=DIR also plot: DIR/whatif.png/.svg, mean error against the cost,\n"
 "                   every policy a point, the frontier a line (data whatif.tsv,\n"
 "                   script whatif.gp stay in DIR)\n"
@@ -207,6 +209,9 @@ static void print_text(const struct fl_whatif *w, const char *path,
 	       recorded_label(w->e, name, sizeof(name)), (unsigned long long)t->attempts,
 	       (unsigned long long)t->reads, fa_segment_seconds(t), n);
 	printf("   modeled cost (a lower bound) on %s\n", fl_machine()->name);
+	if (fl_shared_miss() != FA_COH_MISS_FREE)
+		printf("   a read miss on a Shared line: a transfer from the nearest holder (--shared-miss=%s)\n",
+		       fa_coh_miss_names[fl_shared_miss()]);
 	for (i = 0; i < n; i++) {
 		const struct fa_replay_result *x = fa_replay_result(w->r, i);
 
@@ -334,6 +339,7 @@ int cmd_whatif(int argc, char **argv)
 		{ "cost", required_argument, NULL, 'C' },
 		{ "error", required_argument, NULL, 'E' },
 		{ "machine", required_argument, NULL, 'm' },
+		{ "shared-miss", required_argument, NULL, 'S' },
 		{ "rel", no_argument, NULL, 'r' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "gnuplot", required_argument, NULL, 'g' },
@@ -389,6 +395,10 @@ int cmd_whatif(int argc, char **argv)
 			break;
 		case 'm':
 			if (fl_machine_option(optarg))
+				goto out;
+			break;
+		case 'S':
+			if (fl_shared_miss_option(optarg))
 				goto out;
 			break;
 		case 'o':

@@ -133,6 +133,7 @@ int fl_whatif_run(struct fl_whatif *w, const char *path,
 	w->front = calloc(l->n ? l->n : 1, sizeof(*w->front));
 	w->r = fa_replay_new(l->p, l->n, rel ? FA_REPLAY_REL : 0);
 	cfg.replay = w->r;
+	cfg.coh_miss = fl_shared_miss();
 	if (w->r && w->front)
 		w->e = fa_engine_new(&cfg);
 	if (!w->e) {

@@ -14,7 +14,7 @@
  */
 static const s32 node[] = { 0, 0, 0, 1, -1 };
 static const s32 llc[] = { 0, 0, 1, 2, -1 };
-static const struct fa_coh_topo topo = { node, llc, 5 };
+static const struct fa_coh_topo topo = { node, llc, 5, FA_COH_MISS_FREE };
 
 struct step {
 	s32 cpu;
@@ -106,9 +106,94 @@ static void test_many_cpus(void)
 	fa_coh_free(&l);
 }
 
+/*
+ * A transfer of unknown distance gives back where it took the line from,
+ * and fa_coh_src_dist() classifies it once the CPUs are placed.  With
+ * topo (cpu4 not placed): W3, R4 (3 modified it: unknown, from 3 alone;
+ * S {3,4}), R1 (fill; S {1,3,4}), W2 invalidates 1 (same node, other
+ * LLC), 3 (cross-node) and 4 (unknown): unknown, known part cross-node,
+ * from 4.  Placed later: cpu4 on node 0, LLC 1 (cpu2's): R4's distance
+ * from 3 is cross-node, W2's the farthest of cross-node and same LLC:
+ * cross-node.  Had cpu4 stayed unknown, W2 stays unknown.
+ */
+static void test_src(void)
+{
+	static const s32 node5[] = { 0, 0, 0, 1, 0 }, llc5[] = { 0, 0, 1, 2, 1 };
+	const struct fa_coh_topo later = { node5, llc5, 5, FA_COH_MISS_FREE };
+	struct fa_coh_cpu c4 = fa_coh_cpu(&topo, 4), c2 = fa_coh_cpu(&topo, 2);
+	struct fa_coh_cpu c3 = fa_coh_cpu(&topo, 3), c1 = fa_coh_cpu(&topo, 1);
+	struct fa_coh_src src;
+	struct fa_coh_line l;
+	enum fa_coh_dist d;
+
+	fa_coh_init(&l);
+	ok(fa_coh_access_by(&l, &topo, &c3, true, &d, &src) == 0, "src: W3 first");
+	ok(fa_coh_access_by(&l, &topo, &c4, false, &d, &src) == 1 &&
+	   d == FA_COH_UNKNOWN && src.n == 1 && src.cpu[0] == 3 &&
+	   src.known == FA_COH_UNKNOWN, "src: R4 of 3's line: unknown, from 3");
+	is_s64(fa_coh_src_dist(&topo, 4, src.known, src.cpu, src.n, src.nearest), FA_COH_UNKNOWN,
+	       "src: R4 unknown while cpu4 is not placed");
+	is_s64(fa_coh_src_dist(&later, 4, src.known, src.cpu, src.n, src.nearest), FA_COH_XNODE,
+	       "src: R4 cross-node once cpu4 is on node 0");
+	ok(fa_coh_access_by(&l, &topo, &c1, false, &d, &src) == 0, "src: R1 fills");
+	ok(fa_coh_access_by(&l, &topo, &c2, true, &d, &src) == 1 &&
+	   d == FA_COH_UNKNOWN && src.n == 1 && src.cpu[0] == 4 &&
+	   src.known == FA_COH_XNODE && !src.over,
+	   "src: W2 invalidating 1, 3 and 4: unknown, 4 unplaced, the others cross-node at most");
+	is_s64(fa_coh_src_dist(&topo, 2, src.known, src.cpu, src.n, src.nearest), FA_COH_UNKNOWN,
+	       "src: W2 unknown while cpu4 is not placed");
+	is_s64(fa_coh_src_dist(&later, 2, src.known, src.cpu, src.n, src.nearest), FA_COH_XNODE,
+	       "src: W2 cross-node once placed (the farthest holder, 3)");
+	fa_coh_free(&l);
+}
+
+/*
+ * --shared-miss=nearest: a read by a CPU without a copy of a line others
+ * hold Shared is a transfer from the nearest holder (free by default).
+ * With topo: W3; R2 (3 modified it: cross-node; S {2,3}); R0 (nearest
+ * of 2, same node other LLC, and 3, cross-node: same node); R1 (nearest
+ * 0, same LLC); R1 hit; R4 (not placed: unknown, from 0, 1, 2 and 3, the
+ * nearest once placed: cpu4 on node 1, LLC 2, with 3: same LLC).  Under
+ * free: R0, R1 and R4 are fills, 1 transfer.
+ */
+static void test_shared_miss(void)
+{
+	static const s32 node5[] = { 0, 0, 0, 1, 1 }, llc5[] = { 0, 0, 1, 2, 2 };
+	const struct fa_coh_topo near = { node, llc, 5, FA_COH_MISS_NEAREST };
+	const struct fa_coh_topo later = { node5, llc5, 5, FA_COH_MISS_NEAREST };
+	static const struct { s32 cpu; bool write; int tr; enum fa_coh_dist d; } q[] = {
+		{ 3, true, 0, 0 }, { 2, false, 1, FA_COH_XNODE },
+		{ 0, false, 1, FA_COH_NODE }, { 1, false, 1, FA_COH_LLC },
+		{ 1, false, 0, 0 }, { 4, false, 1, FA_COH_UNKNOWN },
+	};
+	struct fa_coh_line l, f;
+	struct fa_coh_src src;
+	enum fa_coh_dist d;
+	unsigned int i, nfree = 0;
+
+	fa_coh_init(&l);
+	fa_coh_init(&f);
+	for (i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
+		struct fa_coh_cpu c = fa_coh_cpu(&near, q[i].cpu);
+		int r = fa_coh_access_by(&l, &near, &c, q[i].write, &d, &src);
+
+		ok(r == q[i].tr && (!r || d == q[i].d), "nearest: step %u (cpu%d %s)",
+		   i + 1, q[i].cpu, q[i].write ? "W" : "R");
+		nfree += fa_coh_access(&f, &topo, q[i].cpu, q[i].write, &d) == 1;
+	}
+	ok(src.nearest && src.n == 4 && !src.over, "nearest: R4 from the 4 holders, none placed from 4");
+	is_s64(fa_coh_src_dist(&later, 4, src.known, src.cpu, src.n, src.nearest), FA_COH_LLC,
+	       "nearest: R4 within an LLC once cpu4 shares cpu3's");
+	is_u64(nfree, 1, "free: only R2 of 3's modified line is a transfer");
+	fa_coh_free(&l);
+	fa_coh_free(&f);
+}
+
 int main(void)
 {
 	test_sequence();
+	test_shared_miss();
+	test_src();
 	test_many_cpus();
 	return tap_done();
 }

@@ -1036,9 +1036,107 @@ static void test_coherence(void)
 	run_end(&r);
 }
 
+/*
+ * Transfers made before cpu_topology places their CPUs are classified
+ * when it does, by the mechanism that classifies writer switches.  cpu0,
+ * cpu1 on node 0, cpu2, cpu3 on node 1, each its own LLC; cpu4 never
+ * placed.  A: W0 @100 (no holder), W2 @200 (invalidates 0: pending),
+ * R3 @250 (2 modified it: pending, by a read; S {2,3}), W0 @300
+ * (invalidates 2 and 3: pending, two holders), topology @400, W1 @500
+ * (invalidates 0: same node, at once).  Once placed: 0->2 cross-node,
+ * 2->3 same node (other LLC), {2,3}->0 cross-node, 0->1 same node: 2
+ * cross-node, 2 same node, none unknown; writer switches 0->2, 2->0
+ * cross-node, 0->1 not.  B: W1 @550, W4 @600 (invalidates 1, 4 not
+ * placed: unknown), R0 @650 (4 modified it: unknown; S {4,0}), W1 @700
+ * (invalidates 4, never placed, and 0, same node: unknown): 3 unknown,
+ * for good, as are B's writer switches 1->4 and 4->1.
+ */
+static void test_transfers_before_topology(void)
+{
+	struct fa_event ev[] = {
+		wr(100, 0, TG_A), wr(200, 2, TG_A),
+		rd(250, 3, TG_A, 3, 10, 0, 0, 1024, 2, 1),
+		wr(300, 0, TG_A),
+		topo(400, 0, 0), topo(400, 1, 0), topo(400, 2, 1), topo(400, 3, 1),
+		wr(500, 1, TG_A),
+		wr(550, 1, TG_B), wr(600, 4, TG_B),
+		rd(650, 0, TG_B, 0, 10, 0, 0, 1024, 2, 1),
+		wr(700, 1, TG_B),
+	};
+	const struct fa_segment *s;
+	struct run r;
+
+	run_start(&r, 0);
+	feed(&r, ev, sizeof(ev) / sizeof(ev[0]));
+	fa_engine_finish(r.e);
+	s = &r.seg[0];
+	is_u64(s->coh[FA_COH_XNODE], 2, "late topology: 2 cross-node transfers (0->2, {2,3}->0)");
+	is_u64(s->coh[FA_COH_NODE], 2, "late topology: 2 same-node transfers (2->3 by a read, 0->1)");
+	is_u64(s->coh[FA_COH_LLC], 0, "late topology: none within an LLC");
+	is_u64(s->coh[FA_COH_UNKNOWN], 3, "late topology: B's 3 transfers involving cpu4 stay unknown");
+	is_u64(s->coh_by_read, 2, "late topology: 2 transfers by reads");
+	is_u64(s->tgs[tg_index(&r, TG_A)].coh_transfers, 4, "late topology: A's line 4 transfers");
+	is_u64(s->xnode, 2, "late topology: writer switches 0->2, 2->0 cross nodes");
+	is_u64(s->xnode_unknown, 2, "late topology: B's 1->4, 4->1 unknown");
+	run_end(&r);
+}
+
+/*
+ * A policy that reads tg->load_avg at its decision (budget) reads the
+ * line before it writes; the records do not show it, the policy's
+ * definition does.  cpu0 on node 0, cpu1 and cpu2 on node 1, each its own
+ * LLC.  A under budget:5: @100 cpu0 R (fill) W (alone: M by 0); @200
+ * cpu1 R (0 modified it: cross-node, by a read) W (invalidates 0:
+ * cross-node); @300 cpu0 not written: R (1 modified it: cross-node, by a
+ * read; S {0,1}); @350 cpu2 not written: R of a line 0 and 1 hold Shared
+ * (free under --shared-miss=free); @400 a resync on cpu1 (no decision: no
+ * read), written: W (invalidates 0 and 2: cross-node).  4 cross-node, 2
+ * by reads (its writes alone: 1).  With --shared-miss=nearest, @350 is a
+ * transfer from 1, the nearest (same node): 4 cross-node, 1 same node, 3
+ * by reads.
+ */
+static void test_policy_reads(void)
+{
+	struct fa_event ev[] = {
+		topo(1, 0, 0), topo(1, 1, 1), topo(1, 2, 1),
+		upd(100, 0, TG_A, 0, 10, 0, true, 10, FL_TG_BUDGET, 5),
+		upd(200, 1, TG_A, 1, 10, 0, true, 20, FL_TG_BUDGET, 5),
+		upd(300, 0, TG_A, 0, 11, 10, false, 20, FL_TG_BUDGET, 5),
+		upd(350, 2, TG_A, 2, 1, 0, false, 20, FL_TG_BUDGET, 5),
+		upd(400, 1, TG_A, 1, 12, 10, true, 22, FL_TG_BUDGET, 5),
+	};
+	struct fa_engine_cfg cfg = { 0 };
+	const struct fa_segment *t;
+	struct fa_engine *e;
+	int m;
+
+	ev[7].u.tg_update.site = FL_SITE_RESYNC;
+	for (m = 0; m < FA_COH_MISS_NR; m++) {
+		size_t i;
+
+		cfg.coh_miss = (enum fa_coh_miss)m;
+		e = fa_engine_new(&cfg);
+		for (i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
+			fa_engine_feed(e, &ev[i]);
+		fa_engine_finish(e);
+		t = fa_engine_total(e);
+		is_u64(t->coh[FA_COH_XNODE], 4, "policy reads (%s): 4 cross-node transfers",
+		       fa_coh_miss_names[m]);
+		is_u64(t->coh[FA_COH_NODE], m ? 1 : 0, "policy reads (%s): same-node transfers",
+		       fa_coh_miss_names[m]);
+		is_u64(t->coh_by_read, m ? 3 : 2, "policy reads (%s): by reads",
+		       fa_coh_miss_names[m]);
+		is_u64(t->coh[FA_COH_LLC] + t->coh[FA_COH_UNKNOWN], 0,
+		       "policy reads (%s): no other", fa_coh_miss_names[m]);
+		fa_engine_free(e);
+	}
+}
+
 int main(void)
 {
 	test_coherence();
+	test_policy_reads();
+	test_transfers_before_topology();
 	test_calc_group_shares();
 	test_shares_error();
 	test_shares_bad_records();

@@ -146,6 +146,13 @@ static void test_ratelimit_clock(void)
  *      60*200 = 12000 > 200*50 = 10000: writes (with the recorded 240,
  *      12000 > 12000 would not).
  * budget:50: 3 writes, diverged 1 (r3).
+ * Its own reads of tg->load_avg, one per decision before it (CPUs not
+ * placed: distances unknown): r1 R0 (fill) W0; r2 R1 (0 modified it:
+ * transfer, by a read) W1 (invalidates 0: transfer); r3 R0 (1 modified
+ * it: transfer, by a read); r4 R1 (hit) W1 (invalidates 0: transfer): 4
+ * transfers, 2 by reads, where its writes alone make 1.  The engine
+ * (stock: no read of its own) writes on 0, 1, 0, 1: 3 transfers, none by
+ * a read.
  */
 static void test_budget_tg_load(void)
 {
@@ -163,6 +170,10 @@ static void test_budget_tg_load(void)
 	is_u64(fa_replay_result(x.r, 0)->diverged, 1, "budget:50: only r3 differs from stock");
 	/* E after r4: cfs0 100 - 140 = -40, cfs1 0: |E| max 40 */
 	is_u64(fig(&x, 0)->err.max_abs, 40, "budget:50: |E| max 40 (cfs0 held back)");
+	is_u64(fig(&x, 0)->coh[FA_COH_UNKNOWN], 4, "budget:50: 4 transfers with its own reads");
+	is_u64(fig(&x, 0)->coh_by_read, 2, "budget:50: 2 of them by its reads at r2, r3");
+	is_u64(fa_engine_total(x.e)->coh[FA_COH_UNKNOWN], 3, "engine (stock): 3 transfers");
+	is_u64(fa_engine_total(x.e)->coh_by_read, 0, "engine (stock): stock reads nothing");
 	done(&x);
 }
 
@@ -330,7 +341,11 @@ static struct fa_event topo(u64 ts, s32 cpu, s32 node)
  * 1->2 (cross-node), 2->0 (same node): 3 switches, 2 cross-node, none
  * unknown, for "recorded" and nonzero (which writes the same) as for
  * the engine; fixed:16 writes only the first two (loads 100, 200 from 0,
- * then deltas of 5): 1 switch, cross-node.
+ * then deltas of 5): 1 switch, cross-node.  The line transfers of those
+ * writes, unknown when made too, are classified by the same mechanism
+ * (one LLC per node): W1 invalidates 0 and W2 invalidates 1 across
+ * nodes, W0 invalidates 2 within LLC 0: 2 cross-node, 1 same LLC, for
+ * the engine, "recorded" and nonzero; fixed:16 1 cross-node.
  */
 static void test_switch_resolve(void)
 {
@@ -360,6 +375,14 @@ static void test_switch_resolve(void)
 	is_u64(fig(&x, 2)->switches, 1, "fixed:16: 1 switch (0 -> 1)");
 	is_u64(fig(&x, 2)->xnode, 1, "fixed:16: cross-node");
 	is_u64(fig(&x, 2)->xnode_unknown, 0, "fixed:16: none left unknown");
+	is_u64(t->coh[FA_COH_XNODE], 2, "engine: 2 cross-node transfers once placed");
+	is_u64(t->coh[FA_COH_LLC], 1, "engine: 1 transfer within an LLC");
+	is_u64(t->coh[FA_COH_UNKNOWN], 0, "engine: no transfer left unknown");
+	for (i = 0; i < 2; i++)
+		ok(!memcmp(fig(&x, i)->coh, t->coh, sizeof(t->coh)),
+		   "policy %u: transfers per distance as the engine's", i);
+	is_u64(fig(&x, 2)->coh[FA_COH_XNODE], 1, "fixed:16: 1 cross-node transfer");
+	is_u64(fig(&x, 2)->coh[FA_COH_UNKNOWN], 0, "fixed:16: no transfer left unknown");
 	done(&x);
 }
 

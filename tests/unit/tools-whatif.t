@@ -59,6 +59,20 @@ for f in "$ref" "$DATA/analyzer-policies.dat"; do
 	fi
 done
 
+# --shared-miss=nearest: a read miss on a Shared line is a transfer from
+# the nearest holder, in report and in whatif alike (more transfers than
+# under the default, on a recording with reads)
+f=$DATA/analyzer-policies.dat
+"$FAIRLAB" report --json --shared-miss=nearest "$f" 2>/dev/null | after '"total": {' >"$tmp/rep"
+"$FAIRLAB" whatif --json --rel --shared-miss=nearest --policy=recorded "$f" 2>/dev/null |
+	after '"policies": [' >"$tmp/wi"
+n_free=$(figures_report "$f" | awk '$1 == "coh_transfers_n" { print $2 }')
+n_near=$(awk '$1 == "coh_transfers_n" { print $2 }' "$tmp/rep")
+check "--shared-miss=nearest: whatif as recorded = report ($n_near transfers, $n_free by default)" \
+	eval 'grep -v diverged "$tmp/wi" | cmp -s - "$tmp/rep" && test "$n_near" -gt "$n_free"'
+run_fl "$out" "$err" whatif --shared-miss=some "$f"; s=$?
+check "--shared-miss=some: a usage error" eval 'test $s = 2 && grep -q "not free or nearest" "$err"'
+
 # without --rel, the same figures but the relative error (null)
 "$FAIRLAB" whatif --json --policy=recorded "$ref" 2>/dev/null | after '"policies": [' >"$tmp/norel"
 figures_whatif "$ref" recorded | grep -v err_rel_mean_pct >"$tmp/rel"

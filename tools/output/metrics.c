@@ -274,6 +274,26 @@ const struct fa_coh_machine *fl_machine(void)
 	return &fa_coh_machines[headline];
 }
 
+/* --shared-miss: the coherence model's charge for a Shared miss (fa_coh.h). */
+static enum fa_coh_miss shared_miss = FA_COH_MISS_FREE;
+
+int fl_shared_miss_option(const char *arg)
+{
+	int m = fa_coh_miss_parse(arg);
+
+	if (m < 0) {
+		fl_error("--shared-miss: '%s' is not free or nearest", arg);
+		return -1;
+	}
+	shared_miss = (enum fa_coh_miss)m;
+	return 0;
+}
+
+enum fa_coh_miss fl_shared_miss(void)
+{
+	return shared_miss;
+}
+
 double fl_coh_cost(const struct fa_segment *s)
 {
 	return coh_cost(s, headline);

@@ -36,6 +36,14 @@ int fl_metric_find(const char *key);
 "                 Sapphire Rapids, 59/59/138 ns; the default) or milan\n" \
 "                 (2-socket EPYC Milan, 23/107/197 ns) for a transfer within\n" \
 "                 an LLC / a node / across nodes (tools/README.md: sources)\n"
+#define FL_SHARED_MISS_HELP \
+"  --shared-miss=M  what the coherence model charges for a read by a CPU\n" \
+"                 without a copy of a line other CPUs hold Shared: free (the\n" \
+"                 default, the generous choice: nothing, even across nodes)\n" \
+"                 or nearest (a transfer from the nearest holder)\n"
+/* --shared-miss=@arg: selects it, or prints why not (0, or -1: a usage error). */
+int fl_shared_miss_option(const char *arg);
+enum fa_coh_miss fl_shared_miss(void);
 /* Index of the machine with key @key ("spr"), or -1. */
 int fl_machine_find(const char *key);
 /* --machine=@arg: selects it, or prints why not (0, or -1: a usage error). */

@@ -417,6 +417,22 @@ static void script_series(FILE *gp, const char *stem, bool has_shares)
 }
 
 /*
+ * The frontier point (of |E|, or of the shares error) with the fewest
+ * writes above @last, or -1: the frontier by increasing writes, one
+ * selection per point (frontiers are short).
+ */
+static int next_front(const struct pareto_pt *pts, int n, bool shares, double last)
+{
+	int i, best = -1;
+
+	for (i = 0; i < n; i++)
+		if ((shares ? pts[i].front_s : pts[i].front_e) && pts[i].writes_per_s > last &&
+		    (best < 0 || pts[i].writes_per_s < pts[best].writes_per_s))
+			best = i;
+	return best;
+}
+
+/*
  * Frontier labels alternate above and below their points, by increasing
  * writes: along a frontier the error falls as writes grow, so neighbours
  * sit close on both axes and labels on one side would overprint.
@@ -424,16 +440,9 @@ static void script_series(FILE *gp, const char *stem, bool has_shares)
 static void frontier_labels(struct pareto_pt *pts, int n, bool shares)
 {
 	double last = -1;
-	int i, k, best, rank = 0;
+	int i, best, rank = 0;
 
-	for (k = 0; k < n; k++) {
-		best = -1;
-		for (i = 0; i < n; i++)
-			if ((shares ? pts[i].front_s : pts[i].front_e) && pts[i].writes_per_s > last &&
-			    (best < 0 || pts[i].writes_per_s < pts[best].writes_per_s))
-				best = i;
-		if (best < 0)
-			break;
+	while ((best = next_front(pts, n, shares, last)) >= 0) {
 		last = pts[best].writes_per_s;
 		/* points of equal writes: one label each, on alternate sides too */
 		for (i = 0; i < n; i++)
@@ -601,20 +610,12 @@ static int write_front(const char *dir, const char *name, const struct pareto_pt
 {
 	FILE *f = fl_open_out(dir, name, ".tsv");
 	double last = -1;
-	int i, k, best;
+	int best;
 
 	if (!f)
 		return -1;
 	fprintf(f, "# writes_per_s\t%s\n", shares ? "shares_err_mean_pct" : "err_mean_load");
-	/* selection by increasing writes: frontiers are short */
-	for (k = 0; k < n; k++) {
-		best = -1;
-		for (i = 0; i < n; i++)
-			if ((shares ? pts[i].front_s : pts[i].front_e) && pts[i].writes_per_s > last &&
-			    (best < 0 || pts[i].writes_per_s < pts[best].writes_per_s))
-				best = i;
-		if (best < 0)
-			break;
+	while ((best = next_front(pts, n, shares, last)) >= 0) {
 		last = pts[best].writes_per_s;
 		fprintf(f, "%.6g\t%.6g\n", last, shares ? pts[best].shares_mean : pts[best].err_mean);
 	}

@@ -137,8 +137,12 @@ if [ -n "$first_stock" ] && command -v "${GNUPLOT:-gnuplot}" >/dev/null; then
 		awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 			$(c["frontier"]) == "*" { e = $(c["err_mean_load"]) + 0; print $(c["write_pct"]) "\t" (e < 0.01 ? 0.01 : e) "\t" $(c["policy"]) }' |
 		sort -g >"$res/plots/whatif-frontier.tsv"
+	# by increasing write%, labels alternately above (8th column 1) and
+	# below (2) their points: neighbours would overprint on one side
 	awk -F'\t' 'NR > 1 { lo = ($8 < 0.01) ? 0.01 : $8; plo = ($10 < 0.01) ? 0.01 : $10
-		print $1 "\t" $4 "\t" $5 "\t" lo "\t" $9 "\t" $6 "\t" plo }' "$res/whatif.tsv" >"$res/plots/whatif-live.tsv"
+		print $1 "\t" $4 "\t" $5 "\t" lo "\t" $9 "\t" $6 "\t" plo }' "$res/whatif.tsv" |
+		sort -t "$(printf '\t')" -k2,2g |
+		awk -F'\t' -v OFS='\t' '{ print $0, NR % 2 ? 1 : 2 }' >"$res/plots/whatif-live.tsv"
 	cat >"$res/plots/whatif-pareto.gp" <<EOG
 set terminal pngcairo size 1000,700 font ",10"
 set output "$res/plots/whatif-pareto.png"
@@ -152,7 +156,8 @@ set grid
 set key top right
 plot "$res/plots/whatif-frontier.tsv" using 1:2 with linespoints lw 2 pt 6 ps 0.6 title "replayed frontier (fairlab whatif, 50 policies)", \
      "$res/plots/whatif-live.tsv" using 2:4:3:5 with xyerrorbars pt 7 title "live policies", \
-     "" using 2:4:1 with labels offset 1,0.7 left noenhanced notitle, \
+     "" using (\$8 == 1 ? \$2 : NaN):4:1 with labels offset 1,0.7 left noenhanced notitle, \
+     "" using (\$8 == 2 ? \$2 : NaN):4:1 with labels offset 1,-0.8 left noenhanced notitle, \
      "" using 6:7 with points pt 4 ps 1.2 title "predicted from the stock recordings"
 EOG
 	if "${GNUPLOT:-gnuplot}" "$res/plots/whatif-pareto.gp" 2>"$res/plots/whatif-pareto.err"; then

@@ -14,7 +14,7 @@
 #   transfers/s        coh_transfers_per_s (modeled line transfers per
 #                      second of trace time)
 #   transfers/attempt  coh_transfers_n / attempts_n (per tg_update attempt)
-#   shares mean, p99   shares_err_rel_mean_pct, shares_err_rel_p99_pct
+#   shares mean, p99   shares_err_mean_pct, shares_err_p99_pct
 #   write%             100 - skip_pct (writes per tg_update attempt)
 # and per CPU count and policy the mean and sample stddev over the rounds
 # (a point with one round has no spread: refused).  Writes into RESDIR:
@@ -34,7 +34,7 @@ mkdir -p "$res/plots"
 
 # ------------------------------------------------ one row per recording
 runs=$res/scale-runs.tsv
-printf 'cpus\tpolicy\tround\tcoh_transfers_per_s\tcoh_transfers_per_attempt\tshares_err_rel_mean_pct\tshares_err_rel_p99_pct\twrite_pct\n' >"$runs"
+printf 'cpus\tpolicy\tround\tcoh_transfers_per_s\tcoh_transfers_per_attempt\tshares_err_mean_pct\tshares_err_p99_pct\twrite_pct\n' >"$runs"
 ndir=0
 for d in "$out"/cpus-*/; do
 	d=${d%/}
@@ -60,7 +60,7 @@ for d in "$out"/cpus-*/; do
 				a = v[c["attempts_n"]]
 				printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", n, p, r, v[c["coh_transfers_per_s"]],
 					(a > 0 ? sprintf("%.6f", v[c["coh_transfers_n"]] / a) : "nan"),
-					v[c["shares_err_rel_mean_pct"]], v[c["shares_err_rel_p99_pct"]],
+					v[c["shares_err_mean_pct"]], v[c["shares_err_p99_pct"]],
 					(v[c["skip_pct"]] == "" ? "nan" : sprintf("%.5f", 100 - v[c["skip_pct"]]))
 			}' "$csv" >>"$runs" || fail=1
 	done < <(tail -n +2 "$tsv")
@@ -139,8 +139,9 @@ transfers = the analyzer's coherence model (fairlab report: coh_transfers_*), a 
 the modeled transfers of each group's tg->load_avg cacheline between CPUs (a read of a line
 another CPU modified, a write to a line other CPUs hold), summed over the groups; per second
 of trace time, and per tg_update attempt (transfers / attempts, which factors out how busy a
-run was).  shares err = |shares given - shares ideal| / ideal from the tg_read records,
-time-weighted mean and p99.  write = writes per tg_update attempt (100 - skip%).
+run was).  shares err = |shares given - shares ideal| / tg->shares from the tg_read
+records (fairlab report's shares_err_mean_pct and shares_err_p99_pct), time-weighted mean and
+p99.  write = writes per tg_update attempt (100 - skip%).
 EON
 cat "$res/scale.txt"
 
@@ -182,7 +183,7 @@ set title "write% (tg->load_avg writes per attempt)"
 plot for [i=0:$np-1] "$res/plots/scale-plot.tsv" index i using 1:12:13 with yerrorlines pt 7 title word(pols, i+1)
 set key top right
 set logscale y
-set ylabel "shares error (%), 0 drawn at 0.001"
+set ylabel "shares error (% of tg->shares), 0 drawn at 0.001"
 set title "shares error, time-weighted mean"
 plot for [i=0:$np-1] "$res/plots/scale-plot.tsv" index i using 1:(fl(\$8)):9 with yerrorlines pt 7 title word(pols, i+1)
 set title "shares error, time-weighted p99"

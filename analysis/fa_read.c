@@ -93,7 +93,8 @@ void fa_read_end(struct fa_engine *e, u32 i)
 		if (!c->rd_seen)
 			continue;
 		c->rd_seen = false;
-		series_change(e, c, held_err(c), true);
+		if (e->cfg.bin_ns)
+			series_change(e, c, held_err(c), true);
 	}
 }
 
@@ -162,7 +163,8 @@ int fa_on_tg_read(struct fa_engine *e, const struct fa_event *ev)
 	 */
 	good = fa_read_adds_up(r);
 	old_held = c->rd_seen;
-	old_err = old_held ? held_err(c) : 0.0;
+	/* only plots keep a series: report's reads skip the division */
+	old_err = old_held && e->cfg.bin_ns ? held_err(c) : 0.0;
 	if (!good) {
 		s->read_mismatch++;
 	} else if (!g->timed) {

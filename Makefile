@@ -61,7 +61,7 @@ export KERNEL
 need = @scripts/deps.sh $(1) --tools
 
 .PHONY: all modules userspace tools-all deps deps-tool deps-modules deps-vm check \
-	check-unit check-vm check-builds demo demo-scale smoke-modules \
+	check-unit check-vm check-builds check-stress demo demo-scale smoke-modules \
 	bench-module bench-profile bench-analyzer install clean refusal-modules \
 	surface probe-module port-check port-check-all
 
@@ -112,6 +112,12 @@ check: modules smoke-modules tools-all refusal-modules probe-module
 check-builds: userspace
 	$(call need,vm)
 	@tests/vm/check-builds.sh $(BUILDS)
+
+# tg-stress with the 20 load/switch/unpatch/unload cycles on 6.1 (make
+# check runs 8 of them); about 12 minutes of one core
+check-stress: modules smoke-modules userspace
+	$(call need,vm)
+	@FAIRLAB_TEST_APPEND=TG_CYCLES=20 tests/run.sh --vm-only tg-stress
 
 check-unit: tools-all
 	@tests/run.sh --unit-only

@@ -149,7 +149,8 @@ if [ "$mode" != unit ]; then
 		vmopts=$(sed -n 's/^#[[:space:]]*fairlab-vm:[[:space:]]*//p' "$s" | head -n1)
 		[ ${#bg_name[@]} -lt "$jobs_max" ] || finish_bg
 		# shellcheck disable=SC2086
-		start_bg "$s [$k]" tests/vm/run-scenario.sh --kernel "$k" $vmopts "$s"
+		start_bg "$s [$k]" tests/vm/run-scenario.sh --kernel "$k" $vmopts \
+			${FAIRLAB_TEST_APPEND:+--append "$FAIRLAB_TEST_APPEND"} "$s"
 	done
 	for t in "${units[@]}"; do
 		[ ${#bg_name[@]} -lt "$jobs_max" ] || finish_bg

@@ -17,9 +17,11 @@
 # A cycle costs 15-30 s of host time under this load on TCG (insmod of
 # fairlab.ko ~5 s, mostly symbol resolution; 13 ftrace ops torn down with
 # RCU-tasks grace periods at unpatch ~5 s; two transitions), so the 20
-# cycles issue 3 (d) asks for take 7-9 minutes; run-scenario.sh's default
-# single-threaded TCG is what makes 20 text-patching cycles safe (see --tcg
-# there).  A shorter run: --append TG_CYCLES=3.  Now and then the kernel's
+# cycles take 7-12 minutes; run-scenario.sh's default single-threaded TCG
+# is what makes 20 text-patching cycles safe (see --tcg there).  make check
+# runs 8 of them (its 45-minute budget); `make check-stress` runs the 20
+# (TG_CYCLES=20 through FAIRLAB_TEST_APPEND).  A shorter run: --append
+# TG_CYCLES=3.  Now and then the kernel's
 # livepatch core warns at kernel/livepatch/patch.c:98 during a transition
 # (a task it missed, exiting or just forked): a known kernel bug, left out
 # of the verdict by tests/vm/guest/strip-known-warnings, which names it.
@@ -56,7 +58,7 @@ esac
 . "$FL_LIB"
 . /fairlab/tests/vm/tg-check/workload.sh
 case $(uname -r) in
-6.1.*)	: "${TG_SWITCHES:=500}" "${TG_CYCLES:=20}" ;;
+6.1.*)	: "${TG_SWITCHES:=500}" "${TG_CYCLES:=8}" ;;
 *)	: "${TG_SWITCHES:=500}" "${TG_CYCLES:=0}" ;;	# see the head comment
 esac
 POLICIES="stock force nonzero relative:8 turner1 turner2 fixed:64 log2:8

@@ -3,7 +3,8 @@
 #
 # The demo's verdict (tools/experiment/verdict.awk, the verdict of
 # fairlab experiment and make demo) on hand-made tables: a
-# policy is dominated only when another's writes and mean |E| are both
+# policy is dominated only when another's writes and error (the shares
+# error when every row has it, else mean |E|) are both
 # lower beyond the round-to-round spread (Welch's one-sided t-test, 5%),
 # or lower in one and exactly equal in the other; otherwise a Pareto order
 # of the means is "not distinguishable".
@@ -24,10 +25,15 @@ row() {
 		for (c = 1; c <= 34; c++) printf "%s%s", f[c], c < 34 ? "\t" : "\n"
 	}'
 }
-# verdict_of: the verdict of the rows on stdin (after a header), in $tmp/v
+# row_sh ... SH SD%: the same row with the shares error (columns 30-31)
+row_sh() {
+	row "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" |
+		awk -F'\t' -v OFS='\t' -v sh="$9" -v shsd="${10}" '{ $30 = sh; $31 = shsd; print }'
+}
+# verdict_of [AWK-ARGS]: the verdict of the rows on stdin (after a header), in $tmp/v
 verdict_of() {
 	{ printf 'policy\truns\n'; cat; } >"$tmp/t"
-	awk -F'\t' -f "$top/tools/experiment/verdict.awk" "$tmp/t" >"$tmp/v"
+	awk -F'\t' "$@" -f "$top/tools/experiment/verdict.awk" "$tmp/t" >"$tmp/v"
 }
 # line KIND SECTION: the "KIND:" line of section "by writes/s" or "by writes per attempt"
 line() { awk -v sec="$2" -v k="$1" '/^  by / { on = index($0, sec) > 0 } on && index($0, k ":") { print; exit }' "$tmp/v"; }
@@ -83,4 +89,53 @@ check "t = 1.74 < 1.860: C not distinguishable from A" \
 check "one round: nothing dominated" eval 'line dominated "writes/s" | grep -q "none$"'
 check "one round: stock not distinguishable, and the verdict says why" \
 	eval 'line "not distinguishable" "writes/s" | grep -q "stock (vs fixed:16)" && grep -q "fewer than 2 rounds" "$tmp/v"'
+# The shares error is the verdict's error when every row has it.  X has
+# half stock's writes/s (1000 vs 2000, sd 1%: t = 1000 / sqrt(20^2/5 +
+# 10^2/5) = 100), twice its |E| (10 vs 5, sd 1%) but a sixteenth of its
+# shares error (0.2% vs 3.2%, sd 1%): by the shares error X dominates
+# stock; by |E| neither dominates (each is lower in one figure).
+rows_xs() {
+	row_sh stock 5 2000 1 5 1 60 1 3.2 1
+	row_sh X 5 1000 1 10 1 30 1 0.2 1
+}
+rows_xs | verdict_of
+check "shares error: stock dominated by X (fewer writes, smaller shares error)" \
+	eval 'line dominated "writes/s" | grep -q "stock (by X)"'
+check "shares error: the verdict names its error" grep -q "error: shares error" "$tmp/v"
+rows_xs | verdict_of -v err=load
+check "err=load: by |E| nothing dominated (X writes less, stock errs less)" \
+	eval 'line dominated "writes/s" | grep -q "none$" && line Pareto-optimal "writes/s" | grep -q "stock, X"'
+check "err=load: the verdict names |E|" grep -q "error: mean |E|" "$tmp/v"
+{
+	row_sh stock 5 2000 1 5 1 60 1 3.2 1
+	row X 5 1000 1 10 1 30 1
+} | verdict_of
+check "a row without the shares error: |E| for all, and the verdict says so" \
+	eval 'grep -q "no shares error for X" "$tmp/v" && line dominated "writes/s" | grep -q "none$"'
+# The Pareto picture (pareto-plot.sh) draws each verdict's frontier: the
+# shares row from verdict.txt, the |E| row from verdict-load.txt, labels
+# alternating above (1) and below (-1) by increasing writes.  Y has the
+# fewest writes and the largest shares error, so by the shares error
+# stock stays dominated by X and Y and X are optimal; by |E| X is
+# dominated by Y (fewer writes, less |E|) and Y and stock are optimal.
+{
+	mkdir -p "$tmp/res"
+	{
+		printf 'policy\truns\n'
+		rows_xs
+		row_sh Y 5 500 1 8 1 20 1 5 1
+	} >"$tmp/res/table.tsv"
+	awk -F'\t' -f "$top/tools/experiment/verdict.awk" "$tmp/res/table.tsv" >"$tmp/res/verdict.txt"
+	awk -F'\t' -v err=load -f "$top/tools/experiment/verdict.awk" "$tmp/res/table.tsv" >"$tmp/res/verdict-load.txt"
+	bash "$top/tools/experiment/pareto-plot.sh" "$tmp/res"
+	check "pareto-plot: a PNG" test -s "$tmp/res/plots/pareto-policies.png"
+	check "pareto-plot: shares frontier = verdict.txt's optimal, by writes, labels alternating" \
+		eval '[ "$(cut -f3,4 "$tmp/res/plots/pareto-front-sh-ws.tsv" | tr "\t\n" ":,")" = "Y:1,X:-1," ]'
+	check "pareto-plot: |E| frontier = verdict-load.txt's optimal (X dominated by Y)" \
+		eval '[ "$(cut -f3 "$tmp/res/plots/pareto-front-ws.tsv" | tr "\n" ,)" = "Y,stock," ]'
+}
+
+rows_xs | verdict_of -v err=bogus 2>"$tmp/e"
+rc=$?
+check "err=bogus: exit 2 with a message" eval '[ "$rc" = 2 ] && grep -q "err must be shares or load" "$tmp/e"'
 tap_end

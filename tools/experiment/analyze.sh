@@ -17,7 +17,8 @@
 #   idlest.txt              update_pick_idlest policies on the fork burst
 #   plots/                  `fairlab plot`: pareto.png/.svg, per recording
 #                           STEM-error.png and STEM-writes.png
-#   verdict.txt             the Pareto-optimal policies of this run, dominated
+#   verdict.txt             the Pareto-optimal policies of this run (by the
+#                           shares error; verdict-load.txt by |E|), dominated
 #                           ones and those the spread cannot tell (verdict.awk)
 # --check: also print TAP lines (make check): every recording parses, a row
 # with figures for every policy, force has the most writes; exit 1 if not.
@@ -95,7 +96,7 @@ echo "$policies" | grep -qx stock || base=$(echo "$policies" | head -1)
 mapfile -t basef < <(files_of tg "$base")
 
 # the figures, in table order: compare metric, column header (appended
-# ones keep the columns verdict.awk reads: 3-4, 15-16, 27-28)
+# ones keep the columns verdict.awk reads: 3-4, 15-16, 27-28, 30-31)
 metrics="writes_per_s switches_per_s xnode_switches_per_s err_max_load err_mean_load err_rel_max_pct err_rel_mean_pct attempts_per_s skip_pct shares_err_mean_pct shares_err_p99_pct"
 : >"$res/table.tsv.tmp"
 for p in $policies; do
@@ -190,12 +191,15 @@ awk -F'\t' -v base="$base" '
 cat "$res/table.txt"
 
 # ------------------------------------------------ verdict: Pareto front
-# minimise writes (cacheline traffic) and time-weighted mean |E|: once with
+# minimise writes (cacheline traffic) and the error: once with
 # writes/s, once with writes per attempt (which factors out how busy each
 # run was: the attempt rate follows the workload, not the policy); a
 # difference counts only beyond the round-to-round spread (verdict.awk
 # says which test)
+# verdict.txt by the shares error (the headline; |E| when a policy lacks
+# it), verdict-load.txt by mean |E|
 awk -F'\t' -f "$(dirname "$0")/verdict.awk" "$res/table.tsv" >"$res/verdict.txt"
+awk -F'\t' -v err=load -f "$(dirname "$0")/verdict.awk" "$res/table.tsv" >"$res/verdict-load.txt"
 
 # ------------------------------------------------ update_pick_idlest table
 ipol=$(awk -F'\t' 'NR > 1 && $1 == "idlest" && !seen[$2]++ { print $2 }' "$tsv")

@@ -1,14 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The verdict of fairlab experiment and make demo (analyze.sh): which tg policies are
-# Pareto-optimal in writes and time-weighted mean |E|, counting a
+# The verdict of fairlab experiment and make demo (analyze.sh): which tg
+# policies are Pareto-optimal in writes and in an error figure, counting a
 # difference only when it holds beyond the round-to-round spread.
 #
-#   awk -F'\t' -f verdict.awk table.tsv
+#   awk -F'\t' [-v err=shares|load] -f verdict.awk table.tsv
 #
 # table.tsv (analyze.sh): policy, runs, then mean, stddev in % of the mean
 # and %change for each figure; writes_per_s is columns 3-4, err_mean_load
-# 15-16, skip_pct 27-28 (writes per attempt = 100 - skip%, same stddev).
+# (time-weighted mean |E|) 15-16, skip_pct 27-28 (writes per attempt =
+# 100 - skip%, same stddev), shares_err_mean_pct (time-weighted mean
+# shares error, % of tg->shares: the headline error) 30-31.
+#
+# The error figure: err=shares (the default) uses the shares error, the
+# headline, when every row has it; a table without it in some row (a
+# recording without tg_read records) falls back to |E| and says so.
+# err=load uses |E| (analyze.sh writes it as verdict-load.txt).
 #
 # The test: Welch's two-sample t-test, one-sided, at 5%, on the rounds'
 # means and standard deviations (rounds of one policy are independent
@@ -96,16 +103,42 @@ NR == 1 { next }
 $3 != "" && $15 != "" && $27 != "" {
 	np++; x = $1; p[np] = x; n[x] = $2 + 0
 	m["ws", x] = $3 + 0;       s["ws", x] = ($3 + 0) * ($4 + 0) / 100
-	m["e", x] = $15 + 0;       s["e", x] = ($15 + 0) * ($16 + 0) / 100
+	m["load", x] = $15 + 0;    s["load", x] = ($15 + 0) * ($16 + 0) / 100
 	m["wa", x] = 100 - $27;    s["wa", x] = ($27 + 0) * ($28 + 0) / 100
+	if ($30 == "" || $30 == "nan")
+		noshares = noshares (noshares == "" ? "" : ", ") x
+	else {
+		m["shares", x] = $30 + 0
+		s["shares", x] = ($30 + 0) * ($31 + 0) / 100
+	}
 	if (n[x] < 2)
 		few = 1
 }
 END {
+	if (err == "")
+		err = "shares"
+	if (err != "shares" && err != "load") {
+		print "verdict.awk: err must be shares or load, not " err > "/dev/stderr"
+		exit 2
+	}
+	name = "time-weighted mean shares error (% of tg->shares, the headline error)"
+	if (err == "shares" && noshares != "") {
+		err = "load"
+		fell = "  (no shares error for " noshares ": the verdict uses mean |E| instead)"
+	}
+	if (err == "load")
+		name = "time-weighted mean |E| (load)"
+	for (i = 1; i <= np; i++) {
+		m["e", p[i]] = m[err, p[i]]
+		s["e", p[i]] = s[err, p[i]]
+	}
 	print "Verdict: Pareto-optimal policies of this run: no other policy has fewer writes and a smaller"
-	print "time-weighted mean |E|, each beyond the round-to-round spread (Welch's one-sided t-test at 5%"
-	print "on the rounds; or exactly equal, with no spread); \"not distinguishable\": an order of the means"
-	print "that the spread does not confirm."
+	print name ", each beyond the"
+	print "round-to-round spread (Welch's one-sided t-test at 5% on the rounds; or exactly equal, with no"
+	print "spread); \"not distinguishable\": an order of the means that the spread does not confirm."
+	print "  error: " (err == "shares" ? "shares error" : "mean |E|")
+	if (fell != "")
+		print fell
 	if (few)
 		print "  (fewer than 2 rounds for some policy: no spread, so nothing is confirmed for it)"
 	verdict("ws", "by writes/s:")

@@ -101,11 +101,11 @@ rows_xs() {
 rows_xs | verdict_of
 check "shares error: stock dominated by X (fewer writes, smaller shares error)" \
 	eval 'line dominated "writes/s" | grep -q "stock (by X)"'
-check "shares error: the verdict names its error" grep -q "error: shares error" "$tmp/v"
+check "shares error: the verdict names its error" grep -q "error: the time-weighted mean shares error" "$tmp/v"
 rows_xs | verdict_of -v err=load
 check "err=load: by |E| nothing dominated (X writes less, stock errs less)" \
 	eval 'line dominated "writes/s" | grep -q "none$" && line Pareto-optimal "writes/s" | grep -q "stock, X"'
-check "err=load: the verdict names |E|" grep -q "error: mean |E|" "$tmp/v"
+check "err=load: the verdict names |E|" grep -q "error: the time-weighted mean |E|" "$tmp/v"
 {
 	row_sh stock 5 2000 1 5 1 60 1 3.2 1
 	row X 5 1000 1 10 1 30 1
@@ -133,6 +133,14 @@ check "a row without the shares error: |E| for all, and the verdict says so" \
 		eval '[ "$(cut -f3,4 "$tmp/res/plots/pareto-front-sh-ws.tsv" | tr "\t\n" ":,")" = "Y:1,X:-1," ]'
 	check "pareto-plot: |E| frontier = verdict-load.txt's optimal (X dominated by Y)" \
 		eval '[ "$(cut -f3 "$tmp/res/plots/pareto-front-ws.tsv" | tr "\n" ,)" = "Y,stock," ]'
+	# one policy: every frontier has one point, labelled above only
+	mkdir -p "$tmp/one"
+	{ printf 'policy\truns\n'; row stock 2 475 0 6.8 0 47 0; } >"$tmp/one/table.tsv"
+	awk -F'\t' -f "$top/tools/experiment/verdict.awk" "$tmp/one/table.tsv" >"$tmp/one/verdict.txt"
+	bash "$top/tools/experiment/pareto-plot.sh" "$tmp/one" 2>"$tmp/one/err"
+	rc=$?
+	check "pareto-plot: one policy, no label below: exit 0 and a PNG (rc $rc)" \
+		eval '[ "$rc" = 0 ] && test -s "$tmp/one/plots/pareto-policies.png"'
 }
 
 rows_xs | verdict_of -v err=bogus 2>"$tmp/e"

@@ -57,7 +57,7 @@ vd=$res/verdict.txt vl=$res/verdict-load.txt
 [ -s "$vl" ] || vl=$vd
 shares=$(awk -F'\t' '$8 != "" { print 1; exit }' "$out/pareto-policies.tsv")
 # verdict.txt used |E| when some policy has no shares error: no shares row
-grep -q "error: shares error" "$vd" 2>/dev/null || shares=
+grep -q "error: the time-weighted mean shares error" "$vd" 2>/dev/null || shares=
 front "$out/pareto-front-ws.tsv" 2 4 $(optimal "$vl" "by writes/s:")
 front "$out/pareto-front-wa.tsv" 6 4 $(optimal "$vl" "by writes per attempt:")
 if [ -n "$shares" ]; then
@@ -76,10 +76,20 @@ set label 1 "${8}" at graph 0, graph -0.17 font ",8" noenhanced
 plot for [i=1:words(pols)] "$out/pareto-policies.tsv" using (strcol(1) eq word(pols, i) ? \$$1 : NaN):$3:$2:$4 \\
        with xyerrorbars lc rgb word(cols, (i - 1) % words(cols) + 1) pt (i - 1) % 13 + 4 ps 1.5 title word(pols, i), \\
      "$7" using 1:2 with lines dt 2 lw 1.5 lc rgb "#555555" title "Pareto frontier", \\
-     "$7" using 1:(\$4 > 0 ? \$2 : NaN):3 with labels offset 1,1 left font ",9" noenhanced notitle, \\
-     "$7" using 1:(\$4 < 0 ? \$2 : NaN):3 with labels offset 1,-1 left font ",9" noenhanced notitle
+     $(labels "$7" 1 1), \\
+     $(labels "$7" -1 -1)
 unset label 1
 EOG
+}
+# labels FRONTFILE SIDE YOFFSET: the plot element of the labels on SIDE
+# (gnuplot 5.4 crashes on a labels element whose points are all
+# undefined: a side without labels plots nothing instead)
+labels() {
+	if awk -F'\t' -v s="$2" '$4 == s { f = 1 } END { exit !f }' "$1"; then
+		echo "\"$1\" using 1:(\$4 == $2 ? \$2 : NaN):3 with labels offset 1,$3 left font \",9\" noenhanced notitle"
+	else
+		echo "NaN notitle"
+	fi
 }
 rows=1
 [ -n "$shares" ] && rows=2

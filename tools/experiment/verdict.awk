@@ -121,22 +121,22 @@ END {
 		print "verdict.awk: err must be shares or load, not " err > "/dev/stderr"
 		exit 2
 	}
-	name = "time-weighted mean shares error (% of tg->shares, the headline error)"
 	if (err == "shares" && noshares != "") {
 		err = "load"
 		fell = "  (no shares error for " noshares ": the verdict uses mean |E| instead)"
 	}
-	if (err == "load")
-		name = "time-weighted mean |E| (load)"
 	for (i = 1; i <= np; i++) {
 		m["e", p[i]] = m[err, p[i]]
 		s["e", p[i]] = s[err, p[i]]
 	}
 	print "Verdict: Pareto-optimal policies of this run: no other policy has fewer writes and a smaller"
-	print name ", each beyond the"
-	print "round-to-round spread (Welch's one-sided t-test at 5% on the rounds; or exactly equal, with no"
-	print "spread); \"not distinguishable\": an order of the means that the spread does not confirm."
-	print "  error: " (err == "shares" ? "shares error" : "mean |E|")
+	print "error, each beyond the round-to-round spread (Welch's one-sided t-test at 5% on the rounds;"
+	print "or exactly equal, with no spread); \"not distinguishable\": an order of the means that the"
+	print "spread does not confirm."
+	if (err == "shares")
+		print "  error: the time-weighted mean shares error (% of tg->shares, the headline error)"
+	else
+		print "  error: the time-weighted mean |E| per group (load)"
 	if (fell != "")
 		print fell
 	if (few)

@@ -10,13 +10,15 @@
 #     policy it was recorded with (fairlab whatif --policy=P) must take
 #     every recorded decision and give fairlab report's figures.
 #  2. Validation: each stock recording replayed under every other live
-#     policy; per policy the predicted write% and mean |E| (mean ±stddev
-#     over the stock rounds) beside the measured ones (mean ±stddev over
-#     that policy's live rounds).  A prediction is named when the two
-#     intervals do not overlap, with the reason.
-#  3. Plot: the replayed Pareto frontier of the first stock recording (the
-#     default 50 policies) as a line, the live policies as points with
-#     their spread, the predictions as open points.
+#     policy; per policy the predicted write%, mean shares error (the
+#     headline, % of tg->shares) and mean |E| (mean ±stddev over the stock
+#     rounds) beside the measured ones (mean ±stddev over that policy's
+#     live rounds).  A prediction is named when the two intervals do not
+#     overlap, with the reason.
+#  3. Plot: the replayed Pareto frontier (writes per attempt against the
+#     mean shares error) of the first stock recording (the default 50
+#     policies, fairlab whatif --error=shares) as a line, the live policies
+#     as points with their spread, the predictions as open points.
 # Writes RESDIR/whatif.txt (printed), whatif.tsv, whatif/ (per-file CSVs),
 # plots/whatif-pareto.png.  Exit 1 when a replay under its own policy is
 # not exact (the other figures are measurements, not assertions).
@@ -49,16 +51,16 @@ while IFS=$'\t' read -r p f; do
 	"$FAIRLAB" report --csv "$f" >"$out/$stem.report.csv" 2>/dev/null &&
 		"$FAIRLAB" whatif --csv --policy="$p" "$f" >"$out/$stem.self.csv" 2>/dev/null || { bad="$bad $stem"; continue; }
 	# a recording of one policy has one segment: the report's only row
-	live=$(col "$out/$stem.report.csv" attempts_n writes_n switches_n err_max_load err_mean_load err_p99_load)
-	self=$(col "$out/$stem.self.csv" attempts_n writes_n switches_n err_max_load err_mean_load err_p99_load)
+	live=$(col "$out/$stem.report.csv" attempts_n writes_n switches_n err_max_load err_mean_load err_p99_load shares_err_mean_pct shares_err_p99_pct)
+	self=$(col "$out/$stem.self.csv" attempts_n writes_n switches_n err_max_load err_mean_load err_p99_load shares_err_mean_pct shares_err_p99_pct)
 	div=$(col "$out/$stem.self.csv" diverged_n)
 	if [ "$(wc -l <"$out/$stem.report.csv")" = 2 ] && [ "$div" = 0 ] && [ "$live" = "$self" ]; then
 		nexact=$((nexact + 1))
 	else
 		bad="$bad $stem"
 	fi
-	# live write% and mean |E| of this recording
-	printf '%s\t%s\n' "$p" "$(col "$out/$stem.report.csv" attempts_n writes_n err_mean_load)" >>"$out/live.tsv"
+	# live write%, mean |E| and mean shares error of this recording
+	printf '%s\t%s\n' "$p" "$(col "$out/$stem.report.csv" attempts_n writes_n err_mean_load shares_err_mean_pct)" >>"$out/live.tsv"
 done <"$out/files.tsv"
 
 # ---- 2. the stock recordings under every live policy ----------------------
@@ -71,23 +73,26 @@ while IFS=$'\t' read -r p f; do
 	first_stock=${first_stock:-$f}
 	"$FAIRLAB" whatif --csv --policy="$live_pols" "$f" >"$out/$stem.pred.csv" 2>/dev/null || continue
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		{ print $(c["policy"]) "\t" $(c["attempts_n"]) "\t" $(c["writes_n"]) "\t" $(c["err_mean_load"]) }' \
+		{ print $(c["policy"]) "\t" $(c["attempts_n"]) "\t" $(c["writes_n"]) "\t" $(c["err_mean_load"]) "\t" $(c["shares_err_mean_pct"]) }' \
 		"$out/$stem.pred.csv" >>"$out/pred.tsv"
 done <"$out/files.tsv"
 
-# per policy: mean and stddev of write% and mean |E|, live and predicted;
-# named when the intervals mean ±stddev do not overlap
+# per policy: mean and stddev of write%, mean shares error and mean |E|,
+# live and predicted; named when the intervals mean ±stddev do not overlap
+# (a recording without tg_read records has no shares error: "-")
 awk -F'\t' -v order="$live_pols" '
 	function add(k, x) { n[k]++; s[k] += x; q[k] += x * x }
 	function m(k) { return n[k] ? s[k] / n[k] : 0 }
 	function sd(k,   v) { if (n[k] < 2) return 0; v = (q[k] - n[k] * m(k) * m(k)) / (n[k] - 1); return v > 0 ? sqrt(v) : 0 }
-	function cell(k) { return sprintf("%.2f ±%.2f", m(k), sd(k)) }
+	function cell(k) { return n[k] ? sprintf("%.2f ±%.2f", m(k), sd(k)) : "-" }
+	function cell3(k) { return n[k] ? sprintf("%.3f ±%.3f", m(k), sd(k)) : "-" }
+	function sh(k, x) { if (x != "" && x != "nan") add(k, x) }
 	function apart(a, b) { return (m(a) - m(b) > sd(a) + sd(b) + 1e-9) || (m(b) - m(a) > sd(a) + sd(b) + 1e-9) }
-	FNR == NR { add($1 " lw", 100 * $3 / $2); add($1 " le", $4); next }
-	{ add($1 " pw", 100 * $3 / $2); add($1 " pe", $4) }
+	FNR == NR { add($1 " lw", 100 * $3 / $2); add($1 " le", $4); sh($1 " ls", $5); next }
+	{ add($1 " pw", 100 * $3 / $2); add($1 " pe", $4); sh($1 " ps", $5) }
 	END {
 		np = split(order, pol, ",")
-		printf "%-15s %5s %5s  %-16s %-16s %-18s %-18s %s\n", "tg_policy", "live", "pred", "write% measured", "write% predicted", "|E|mean measured", "|E|mean predicted", "prediction"
+		printf "%-15s %5s %5s  %-16s %-16s %-17s %-17s %-18s %-18s %s\n", "tg_policy", "live", "pred", "write% measured", "write% predicted", "shares% measured", "shares% predicted", "|E|mean measured", "|E|mean predicted", "prediction"
 		for (i = 1; i <= np; i++) {
 			p = pol[i]
 			if (p == "stock") v = "its own input (exact by construction: not a validation)"
@@ -95,11 +100,16 @@ awk -F'\t' -v order="$live_pols" '
 			else {
 				compared++
 				w = apart(p " lw", p " pw"); e = apart(p " le", p " pe")
-				v = (w || e) ? "OUTSIDE the live spread:" (w ? " write%" : "") (e ? " |E|mean" : "") : "within the live spread"
-				if (w || e) named = named (named ? ", " : "") p
+				x = n[p " ls"] && n[p " ps"] && apart(p " ls", p " ps")
+				v = (w || e || x) ? "OUTSIDE the live spread:" (w ? " write%" : "") (x ? " shares%" : "") (e ? " |E|mean" : "") : "within the live spread"
+				if (w || e || x) named = named (named ? ", " : "") p
 			}
-			printf "%-15s %5d %5d  %-16s %-16s %-18s %-18s %s\n", p, n[p " lw"], n[p " pw"], cell(p " lw"), cell(p " pw"), cell(p " le"), cell(p " pe"), v
-			printf "%s\t%d\t%d\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\n", p, n[p " lw"], n[p " pw"], m(p " lw"), sd(p " lw"), m(p " pw"), sd(p " pw"), m(p " le"), sd(p " le"), m(p " pe"), sd(p " pe") > "/dev/stderr"
+			printf "%-15s %5d %5d  %-16s %-16s %-17s %-17s %-18s %-18s %s\n", p, n[p " lw"], n[p " pw"], cell(p " lw"), cell(p " pw"), cell3(p " ls"), cell3(p " ps"), cell(p " le"), cell(p " pe"), v
+			printf "%s\t%d\t%d\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f", p, n[p " lw"], n[p " pw"], m(p " lw"), sd(p " lw"), m(p " pw"), sd(p " pw"), m(p " le"), sd(p " le"), m(p " pe"), sd(p " pe") > "/dev/stderr"
+			if (n[p " ls"] && n[p " ps"])
+				printf "\t%.6f\t%.6f\t%.6f\t%.6f\n", m(p " ls"), sd(p " ls"), m(p " ps"), sd(p " ps") > "/dev/stderr"
+			else
+				printf "\t\t\t\t\n" > "/dev/stderr"
 		}
 		print ""
 		if (named != "") {
@@ -115,7 +125,7 @@ awk -F'\t' -v order="$live_pols" '
 		}
 	}' "$out/live.tsv" "$out/pred.tsv" 2>"$res/whatif.tsv.body" >"$out/table.txt"
 {
-	printf 'policy\tlive_runs\tpredicted_runs\twrite_pct\twrite_pct_stddev\tpredicted_write_pct\tpredicted_write_pct_stddev\terr_mean_load\terr_mean_load_stddev\tpredicted_err_mean_load\tpredicted_err_mean_load_stddev\n'
+	printf 'policy\tlive_runs\tpredicted_runs\twrite_pct\twrite_pct_stddev\tpredicted_write_pct\tpredicted_write_pct_stddev\terr_mean_load\terr_mean_load_stddev\tpredicted_err_mean_load\tpredicted_err_mean_load_stddev\tshares_err_mean_pct\tshares_err_mean_pct_stddev\tpredicted_shares_err_mean_pct\tpredicted_shares_err_mean_pct_stddev\n'
 	cat "$res/whatif.tsv.body"
 } >"$res/whatif.tsv"
 rm -f "$res/whatif.tsv.body"
@@ -125,7 +135,8 @@ rm -f "$res/whatif.tsv.body"
 	echo "  exact (every decision as recorded, fairlab report's figures) for $nexact of $nfile recordings${bad:+; NOT for:$bad}"
 	echo
 	echo "The stock recordings replayed under every live policy: predicted against measured (mean ±stddev over"
-	echo "the rounds; write% = writes per attempt; |E|mean = time-weighted mean |E| per group, load units)."
+	echo "the rounds; write% = writes per attempt; shares% = time-weighted mean shares error, % of tg->shares,"
+	echo "the headline error; |E|mean = time-weighted mean |E| per group, load units)."
 	echo "A prediction is outside the live spread when mean ±stddev of the two do not overlap."
 	cat "$out/table.txt"
 } >"$res/whatif.txt"
@@ -133,32 +144,45 @@ cat "$res/whatif.txt"
 
 # ---- 3. plot: replayed frontier of one stock recording, live policies -------
 if [ -n "$first_stock" ] && command -v "${GNUPLOT:-gnuplot}" >/dev/null; then
-	"$FAIRLAB" whatif --csv "$first_stock" 2>/dev/null |
-		awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-			$(c["frontier"]) == "*" { e = $(c["err_mean_load"]) + 0; print $(c["write_pct"]) "\t" (e < 0.01 ? 0.01 : e) "\t" $(c["policy"]) }' |
+	# the headline error, the shares error (% of tg->shares, 0 drawn at
+	# 0.001), when every live policy has it; else mean |E| (0 at 0.01)
+	if awk -F'\t' 'NR > 1 && ($12 == "" || $14 == "") { f = 1 } END { exit f }' "$res/whatif.tsv"; then
+		err=shares ecol=shares_err_mean_pct lo=0.001 ly=12 lsd=13 py=14
+		ylabel="time-weighted mean shares error (% of tg->shares; 0 drawn at 0.001)"
+	else
+		err=abs ecol=err_mean_load lo=0.01 ly=8 lsd=9 py=10
+		ylabel="time-weighted mean |E| per group (load; 0 drawn at 0.01)"
+	fi
+	"$FAIRLAB" whatif --csv --error=$err "$first_stock" 2>/dev/null |
+		awk -F, -v ec=$ecol -v lo=$lo 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			$(c["frontier"]) == "*" { e = $(c[ec]) + 0; print $(c["write_pct"]) "\t" (e < lo ? lo : e) "\t" $(c["policy"]) }' |
 		sort -g >"$res/plots/whatif-frontier.tsv"
-	# by increasing write%, labels alternately above (8th column 1) and
-	# below (2) their points: neighbours would overprint on one side
-	awk -F'\t' 'NR > 1 { lo = ($8 < 0.01) ? 0.01 : $8; plo = ($10 < 0.01) ? 0.01 : $10
-		print $1 "\t" $4 "\t" $5 "\t" lo "\t" $9 "\t" $6 "\t" plo }' "$res/whatif.tsv" |
-		sort -t "$(printf '\t')" -k2,2g |
-		awk -F'\t' -v OFS='\t' '{ print $0, NR % 2 ? 1 : 2 }' >"$res/plots/whatif-live.tsv"
+	# policy, write%, its sd, error, its sd, predicted write%, predicted error
+	awk -F'\t' -v lo=$lo -v ly=$ly -v lsd=$lsd -v py=$py 'NR > 1 { y = ($ly < lo) ? lo : $ly; p = ($py < lo) ? lo : $py
+		print $1 "\t" $4 "\t" $5 "\t" y "\t" $lsd "\t" $6 "\t" p }' "$res/whatif.tsv" >"$res/plots/whatif-live.tsv"
+	pols=$(cut -f1 "$res/plots/whatif-live.tsv" | tr '\n' ' ')
+	# one colour and marker per live policy, named by the legend (no
+	# labels to collide); its prediction: the same colour, the open marker
 	cat >"$res/plots/whatif-pareto.gp" <<EOG
-set terminal pngcairo size 1000,700 font ",10"
+set terminal pngcairo size 1100,700 font ",10"
 set output "$res/plots/whatif-pareto.png"
 set datafile separator "\t"
-set title "Live policies (mean ±stddev over the rounds) and the replayed Pareto frontier of $(basename "$first_stock")" noenhanced
+set title "Live policies (filled, mean ±stddev over the rounds), their predictions from the stock recordings (open)\nand the Pareto frontier of $(basename "$first_stock") replayed under 50 policies (fairlab whatif --error=$err)" noenhanced
 set xlabel "writes per tg_update attempt (%)" noenhanced
-set ylabel "time-weighted mean |E| per group (load; 0 drawn at 0.01)"
+set ylabel "$ylabel" noenhanced
 set logscale y
 set xrange [0:110]
 set grid
-set key top right
-plot "$res/plots/whatif-frontier.tsv" using 1:2 with linespoints lw 2 pt 6 ps 0.6 title "replayed frontier (fairlab whatif, 50 policies)", \
-     "$res/plots/whatif-live.tsv" using 2:4:3:5 with xyerrorbars pt 7 title "live policies", \
-     "" using (\$8 == 1 ? \$2 : NaN):4:1 with labels offset 1,0.7 left noenhanced notitle, \
-     "" using (\$8 == 2 ? \$2 : NaN):4:1 with labels offset 1,-0.8 left noenhanced notitle, \
-     "" using 6:7 with points pt 4 ps 1.2 title "predicted from the stock recordings"
+set key outside right top box noenhanced
+pols = "$pols"
+cols = "#1f77b4 #d62728 #2ca02c #ff7f0e #9467bd #8c564b #e377c2 #17becf #bcbd22 #000000 #7f7f7f #aec7e8"
+filled = "5 7 9 11 13 15 5 7 9 11 13 15"
+hollow = "4 6 8 10 12 14 4 6 8 10 12 14"
+plot "$res/plots/whatif-frontier.tsv" using 1:2 with linespoints lw 2 pt 6 ps 0.5 lc rgb "#555555" title "replayed frontier", \\
+     for [i=1:words(pols)] "$res/plots/whatif-live.tsv" using (strcol(1) eq word(pols, i) ? \$2 : NaN):4:3:5 \\
+       with xyerrorbars lc rgb word(cols, (i - 1) % 12 + 1) pt (word(filled, (i - 1) % 12 + 1) + 0) ps 1.4 title word(pols, i), \\
+     for [i=1:words(pols)] "$res/plots/whatif-live.tsv" using (strcol(1) eq word(pols, i) ? \$6 : NaN):7 \\
+       with points lc rgb word(cols, (i - 1) % 12 + 1) pt (word(hollow, (i - 1) % 12 + 1) + 0) ps 1.8 notitle
 EOG
 	if "${GNUPLOT:-gnuplot}" "$res/plots/whatif-pareto.gp" 2>"$res/plots/whatif-pareto.err"; then
 		echo

@@ -45,7 +45,8 @@ static void help(FILE *f)
 "                        shares_err_mean_pct; when the recordings have tg_read\n"
 "                        records), against writes/s; the Pareto frontier (no\n"
 "                        segment has fewer writes and less error) joined,\n"
-"                        labelled and named under each panel\n"
+"                        labelled and named under each panel; errors on log\n"
+"                        axes, 0 drawn at the floor the axis names\n"
 "Policy switches are marked on the time series.  The data (STEM.series.tsv,\n"
 "STEM.segments.tsv, STEM.switches.tsv, STEM.hist-err.tsv, STEM.hist-shares.tsv, pareto.tsv, pareto-front-e.tsv, pareto-front-s.tsv) and\n"
 "the script (plots.gp) stay in DIR.\n"
@@ -514,33 +515,35 @@ static void frontier_names(const struct pareto_pt *pts, int n, bool shares,
 /*
  * One panel: error column @ecol of pareto.tsv against writes/s, one
  * colour and marker per policy (the legend), the frontier (flag column
- * @fcol) joined and labelled, the others named by the legend only.
+ * @fcol) joined and labelled, the others named by the legend only.  The
+ * error on a log axis, so that small errors do not crowd the bottom: an
+ * error below @floor (0 included: force's |E|) is drawn at @floor, which
+ * the axis label names.
  */
 static void script_panel(FILE *gp, int ecol, int fcol, const char *ylabel,
-			 const char *front, const char *frontfile, bool logy)
+			 const char *front, const char *frontfile, double floor)
 {
 	fprintf(gp,
-		"set ylabel '%s'\n%s\n"
+		"set ylabel '%s; below %g drawn at %g)'\nset logscale y\nF = %g\n"
 		"set label 1 'Pareto frontier (no segment has fewer writes and less error): %s' at graph 0, graph -0.16 font ',9'\n"
-		"plot for [i=1:words(pols)] 'pareto.tsv' using (strcol(3) eq word(pols, i) ? $5 : NaN):%d "
+		"plot for [i=1:words(pols)] 'pareto.tsv' using (strcol(3) eq word(pols, i) ? $5 : NaN):($%d < F ? F : $%d) "
 		"with points lc rgb word(cols, (i - 1) %% words(cols) + 1) pt (i - 1) %% 13 + 4 ps 1.6 title word(pols, i), \\\n"
-		"     '%s' using 1:2 with lines dt 2 lw 1.5 lc rgb '#555555' title 'Pareto frontier', \\\n"
-		"     'pareto.tsv' using ($%d == 1 ? $5 : NaN):%d:3 with labels offset char 1,0.8 left font ',9' notitle, \\\n"
-		"     'pareto.tsv' using ($%d == 2 ? $5 : NaN):%d:3 with labels offset char 1,-0.9 left font ',9' notitle\n"
+		"     '%s' using 1:($2 < F ? F : $2) with lines dt 2 lw 1.5 lc rgb '#555555' title 'Pareto frontier', \\\n"
+		"     'pareto.tsv' using ($%d == 1 ? $5 : NaN):($%d < F ? F : $%d):3 with labels offset char 1,0.8 left font ',9' notitle, \\\n"
+		"     'pareto.tsv' using ($%d == 2 ? $5 : NaN):($%d < F ? F : $%d):3 with labels offset char 1,-0.9 left font ',9' notitle\n"
 		"unset label 1\n",
-		ylabel, logy ? "set logscale y" : "unset logscale y", front, ecol, frontfile,
-		fcol, ecol, fcol, ecol);
+		ylabel, floor, floor, floor, front, ecol, ecol, frontfile,
+		fcol, ecol, ecol, fcol, ecol, ecol);
 }
 
 static void script_pareto(FILE *gp, const struct pareto_pt *pts, int n)
 {
 	char pols[2048], front_e[2048], front_s[2048];
-	bool logx = n > 0, logy = n > 0, shares = false;
+	bool logx = n > 0, shares = false;
 	int i, t;
 
 	for (i = 0; i < n; i++) {
 		logx = logx && pts[i].writes_per_s > 0;
-		logy = logy && pts[i].err_mean > 0;
 		shares = shares || !isnan(pts[i].shares_mean);
 	}
 	policy_words(pts, n, pols, sizeof(pols));
@@ -566,15 +569,15 @@ static void script_pareto(FILE *gp, const struct pareto_pt *pts, int n)
 			logx ? "set logscale x" : "unset logscale x");
 		if (shares)
 			fprintf(gp, "set multiplot layout 1,2 title 'error against tg->load_avg writes, one point per policy segment'\n"
-				"set title 'accumulated error |E|'\n");
+				"set title 'accumulated error |E|, time-weighted mean'\n");
 		else
 			fprintf(gp, "set title 'error against tg->load_avg writes, one point per policy segment'\n");
-		script_panel(gp, 6, 13, "time-weighted mean |E| per group (load)", front_e,
-			     "pareto-front-e.tsv", logy);
+		script_panel(gp, 6, 13, "|E| per group (load", front_e,
+			     "pareto-front-e.tsv", 0.1);
 		if (shares) {
-			fprintf(gp, "set title 'shares error (the weight calc_group_shares() gave)'\n");
-			script_panel(gp, 10, 14, "shares error, time-weighted mean (% of tg->shares)", front_s,
-				     "pareto-front-s.tsv", false);
+			fprintf(gp, "set title 'shares error (the weight calc_group_shares() gave), time-weighted mean'\n");
+			script_panel(gp, 10, 14, "shares error (% of tg->shares", front_s,
+				     "pareto-front-s.tsv", 0.001);
 			fprintf(gp, "unset multiplot\n");
 		}
 		fprintf(gp, "unset logscale; unset title; set offsets 0, 0, 0, 0; set bmargin; set key default\n");

@@ -4,8 +4,9 @@
 # The Pareto picture of an experiment's table (analyze.sh runs it): one
 # point per tg policy, mean ±stddev over the rounds, one colour and marker
 # per policy with a legend; the verdict's Pareto-optimal policies joined
-# by the frontier line and labelled, alternately above and below by
-# increasing writes so that neighbours do not overprint (the others are
+# by the frontier line and numbered by increasing writes, alternately
+# above and below (a name per point would collide where the frontier
+# crowds; the note under the panel names each number; the others are
 # named by the legend only); the verdict written under each panel.
 # Top row: the shares error (the headline, % of tg->shares) against
 # writes/s and against writes per attempt, with verdict.txt; bottom row:
@@ -42,16 +43,22 @@ verdict_line() {	# verdict_line FILE "by writes/s:": its three lines, as gnuplot
 	awk -v by="$2" '$0 ~ by { on = 1; next }
 		on && /Pareto-optimal:|dominated:|not distinguishable:/ {
 			sub(/^ +/, ""); gsub(/  +/, " ")
-			if (length($0) > 95) $0 = substr($0, 1, 92) "..."	# the whole is in the file
+			if (length($0) > 110) $0 = substr($0, 1, 107) "..."	# the whole is in the file
 			s = s (s ? "\\n" : "") $0; n++ }
 		on && n == 3 { print s; exit }' "$1"
 }
 # front FILE XCOL YCOL POLICIES...: the points of POLICIES sorted by x, with
-# the side of each one's label (1 above, -1 below, alternating)
+# the side of each one's label (1 above, -1 below, alternating) and its
+# number (the label: a policy name per point would collide where the
+# frontier crowds; the note under the panel names each number)
 front() {
 	f=$1 x=$2 y=$3; shift 3
 	awk -F'\t' -v x=$x -v y=$y -v want=" $* " 'index(want, " " $1 " ") && $y != "" { print $x "\t" $y "\t" $1 }' \
-		"$out/pareto-policies.tsv" | sort -g | awk -F'\t' -v OFS='\t' '{ print $1, $2, $3, (NR % 2) ? 1 : -1 }' >"$f"
+		"$out/pareto-policies.tsv" | sort -g | awk -F'\t' -v OFS='\t' '{ print $1, $2, $3, (NR % 2) ? 1 : -1, NR }' >"$f"
+}
+# numbered FRONTFILE: "1 name, 2 name, ..." of its points
+numbered() {
+	awk -F'\t' '{ s = s (NR > 1 ? (NR % 6 == 1 ? ",\\n  " : ", ") : "") $5 " " $3 } END { print s }' "$1"
 }
 vd=$res/verdict.txt vl=$res/verdict-load.txt
 [ -s "$vl" ] || vl=$vd
@@ -66,14 +73,18 @@ if [ -n "$shares" ]; then
 fi
 pols=$(cut -f1 "$out/pareto-policies.tsv" | tr '\n' ' ')
 
-# panel XCOL XSDCOL YCOL YSDCOL XLABEL YLABEL FRONTFILE NOTE
+# panel XCOL XSDCOL YCOL YSDCOL XLABEL YLABEL FRONTFILE NOTE FLOOR: the
+# error bars stop at FLOOR (the log axis has no 0; a spread larger than the
+# mean would reach below it)
 panel() {
 	cat <<EOG
 set xlabel "$5" noenhanced
 set ylabel "$6" noenhanced
 set logscale y
-set label 1 "${8}" at graph 0, graph -0.17 font ",8" noenhanced
-plot for [i=1:words(pols)] "$out/pareto-policies.tsv" using (strcol(1) eq word(pols, i) ? \$$1 : NaN):$3:$2:$4 \\
+set format y "%g"
+F = $9
+set label 1 "${8}\\nfrontier, numbered by increasing writes: $(numbered "$7")" at graph 0, graph -0.17 font ",8" noenhanced
+plot for [i=1:words(pols)] "$out/pareto-policies.tsv" using (strcol(1) eq word(pols, i) ? \$$1 : NaN):$3:(\$$1 - \$$2):(\$$1 + \$$2):(\$$3 - \$$4 < F ? F : \$$3 - \$$4):(\$$3 + \$$4) \\
        with xyerrorbars lc rgb word(cols, (i - 1) % words(cols) + 1) pt (i - 1) % 13 + 4 ps 1.5 title word(pols, i), \\
      "$7" using 1:2 with lines dt 2 lw 1.5 lc rgb "#555555" title "Pareto frontier", \\
      $(labels "$7" 1 1), \\
@@ -86,7 +97,7 @@ EOG
 # undefined: a side without labels plots nothing instead)
 labels() {
 	if awk -F'\t' -v s="$2" '$4 == s { f = 1 } END { exit !f }' "$1"; then
-		echo "\"$1\" using 1:(\$4 == $2 ? \$2 : NaN):3 with labels offset 1,$3 left font \",9\" noenhanced notitle"
+		echo "\"$1\" using 1:(\$4 == $2 ? \$2 : NaN):5 with labels offset 1,$3 left font \",10\" noenhanced notitle"
 	else
 		echo "NaN notitle"
 	fi
@@ -101,22 +112,22 @@ set datafile separator "\t"
 set datafile missing ""
 pols = "$pols"
 cols = "#1f77b4 #d62728 #2ca02c #ff7f0e #9467bd #8c564b #e377c2 #17becf #bcbd22 #000000 #7f7f7f #aec7e8"
-set multiplot layout $rows,2 title "tg->load\\_avg policies, mean ±stddev over the rounds; labelled and joined: the Pareto-optimal of the verdict; an error of 0 is drawn at 0.001 % (shares) or 0.1 (|E|)" noenhanced
+set multiplot layout $rows,2 title "tg->load\\_avg policies, mean ±stddev over the rounds; joined and numbered: the Pareto-optimal of the verdict; an error of 0 is drawn at 0.001 % (shares) or 0.1 (|E|)" noenhanced
 set offsets graph 0.02, graph 0.12, graph 0.05, graph 0.05
-set bmargin 9
+set bmargin 11
 set grid
 set key outside right top box title "tg policy" noenhanced
 EOG
 	if [ -n "$shares" ]; then
 		panel 2 3 8 9 "writes/s" "shares error, time-weighted mean (% of tg->shares)" \
-			"$out/pareto-front-sh-ws.tsv" "verdict by writes/s (verdict.txt):\\n$(verdict_line "$vd" 'by writes/s:')"
+			"$out/pareto-front-sh-ws.tsv" "verdict by writes/s (verdict.txt):\\n$(verdict_line "$vd" 'by writes/s:')" 0.001
 		panel 6 7 8 9 "writes per tg_update attempt (%)" "shares error, time-weighted mean (% of tg->shares)" \
-			"$out/pareto-front-sh-wa.tsv" "verdict by writes per attempt (verdict.txt):\\n$(verdict_line "$vd" 'by writes per attempt:')"
+			"$out/pareto-front-sh-wa.tsv" "verdict by writes per attempt (verdict.txt):\\n$(verdict_line "$vd" 'by writes per attempt:')" 0.001
 	fi
 	panel 2 3 4 5 "writes/s" "|E| per group, time-weighted mean (load)" "$out/pareto-front-ws.tsv" \
-		"verdict by writes/s and |E| ($(basename "$vl")):\\n$(verdict_line "$vl" 'by writes/s:')"
+		"verdict by writes/s and |E| ($(basename "$vl")):\\n$(verdict_line "$vl" 'by writes/s:')" 0.1
 	panel 6 7 4 5 "writes per tg_update attempt (%)" "|E| per group, time-weighted mean (load)" \
-		"$out/pareto-front-wa.tsv" "verdict by writes per attempt and |E| ($(basename "$vl")):\\n$(verdict_line "$vl" 'by writes per attempt:')"
+		"$out/pareto-front-wa.tsv" "verdict by writes per attempt and |E| ($(basename "$vl")):\\n$(verdict_line "$vl" 'by writes per attempt:')" 0.1
 	echo "unset multiplot"
 } >"$out/pareto-policies.gp"
 "$GNUPLOT" "$out/pareto-policies.gp" 2>"$out/pareto-policies.err"

@@ -5,6 +5,7 @@
 #  - tests/data/analyzer-policies.dat scaled 2x in CPUs and 3x in time,
 #    as trace.dat v6 and v7 zstd: trace-cmd report reads every record
 #    (6 x the source's) with exit 0 and reports the scaled CPU count;
+#  - the same from analyzer-numa.dat (an older tg_audit format, 8 CPUs);
 #  - `fairlab report --json` on each: every count of the whole trace
 #    (records, attempts, writes, reads, switches, audits, warnings' counts)
 #    is exactly 6 x the source's, the ratios of counts (write%, switch%,
@@ -37,6 +38,61 @@ trap 'rm -rf "$tmp"' EXIT
 	not_ok "fairlab report reads the source"
 src_n=$(trace-cmd report -i "$src" 2>/dev/null | grep -c -v '^cpus=')
 
+# compare SRC.json BIG.json LABEL [SEGMENTS]: BIG (2 x CPUs, 3 x time)
+# against SRC; each segment too unless SEGMENTS is 0
+compare() {
+	python3 - "$1" "$2" "$3" "${4:-1}" <<'PY' || tap_failed=$((tap_failed + 1))
+import json, re, sys
+a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2])); fmt = sys.argv[3]
+K, R = 2, 3
+failed = 0
+def res(ok, name):
+    global failed
+    failed += not ok
+    print(("ok - " if ok else "not ok - ") + fmt + ": " + name)
+ta, tb = a["total"], b["total"]
+bad = [k for sec in ("metrics", "audit") for k in ta[sec]
+       if k.endswith("_n") and ta[sec][k] is not None and tb[sec][k] != K * R * ta[sec][k]]
+rec = b["recording"]
+want = (6, None) if "v6" in fmt else (7, "zstd")
+res((rec["file_version"], rec["compression"]) == want and rec["cpus_n"] == K * a["recording"]["cpus_n"]
+    and rec["clock"] == a["recording"]["clock"],
+    "trace.dat version %d, compression %s, %d CPUs, the source's clock: %s" % (want[0], want[1], K * a["recording"]["cpus_n"], rec))
+res(not bad, "every count of the whole trace is 6 x the source's %s" % bad)
+bad = [k for k in ("all_n", "fairlab_n", "short_n", "lost_n", "overrun_n")
+       if b["records"][k] != K * R * a["records"][k]]
+res(not bad and b["records"]["segments_n"] == R * a["records"]["segments_n"],
+    "records 6 x, segments 3 x the source's %s" % bad)
+ratios = ("skip_pct", "switch_pct", "idlest_picked_pct", "coh_by_read_pct")
+def differ(x, y):
+    return (x is None) != (y is None) or (x is not None and abs(x - y) > 1e-9)
+bad = [k for k in ratios if differ(ta["metrics"][k], tb["metrics"][k])]
+res(not bad, "whole-trace ratios equal the source's %s" % bad)
+sa, sb = a["segments"], b["segments"]
+bad = []
+for i, s in enumerate(sb):
+    t = sa[i % len(sa)]
+    if (s["tg_policy"], s["idlest_policy"]) != (t["tg_policy"], t["idlest_policy"]):
+        bad.append((i, "policy"))
+        continue
+    bad += [(i, k) for k in t["metrics"] if k.endswith("_n") and
+            k not in ("records_n", "groups_n") and t["metrics"][k] is not None and
+            s["metrics"][k] != K * t["metrics"][k]]
+    bad += [(i, k) for k in ratios if differ(s["metrics"][k], t["metrics"][k])]
+if sys.argv[4] == "1":
+  res(not bad and len(sb) == R * len(sa),
+      "each segment: the source's policy, 2 x its counts, its ratios %s" % bad[:5])
+def norm(ws):
+    return sorted(re.sub(r"^\d+ ", "N ", w) for w in ws)
+def counts(ws):
+    return sorted(int(w.split()[0]) for w in ws if re.match(r"^\d+ ", w))
+res(norm(a["warnings"]) == norm(b["warnings"]) and
+    counts(b["warnings"]) == [K * R * c for c in counts(a["warnings"])],
+    "the source's warnings, their counts x 6, no other: %s" % b["warnings"])
+sys.exit(1 if failed else 0)
+PY
+}
+
 for fmt in v6 v7; do
 	out=$tmp/big.$fmt.dat
 	"$GEN" -k 2 -r 3 -f "$fmt" "$src" -o "$out" >"$tmp/gen.out" 2>"$tmp/gen.err"
@@ -56,49 +112,22 @@ for fmt in v6 v7; do
 	check "$fmt: fairlab report exits 0" test $? -eq 0
 	check "$fmt: fairlab report: no sanitizer report" \
 		bash -c "! grep -E -q '$SAN_REPORT' '$tmp/big.err'"
-	python3 - "$tmp/src.json" "$tmp/big.json" "$fmt" <<'PY'
-import json, re, sys
-a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2])); fmt = sys.argv[3]
-K, R = 2, 3
-def res(ok, name):
-    print(("ok - " if ok else "not ok - ") + fmt + ": " + name)
-ta, tb = a["total"], b["total"]
-bad = [k for sec in ("metrics", "audit") for k in ta[sec]
-       if k.endswith("_n") and tb[sec][k] != K * R * ta[sec][k]]
-rec = b["recording"]
-want = (6, None) if fmt == "v6" else (7, "zstd")
-res((rec["file_version"], rec["compression"]) == want and rec["cpus_n"] == K * a["recording"]["cpus_n"]
-    and rec["clock"] == a["recording"]["clock"],
-    "trace.dat version %d, compression %s, %d CPUs, the source's clock: %s" % (want[0], want[1], K * a["recording"]["cpus_n"], rec))
-res(not bad, "every count of the whole trace is 6 x the source's %s" % bad)
-bad = [k for k in ("all_n", "fairlab_n", "short_n", "lost_n", "overrun_n")
-       if b["records"][k] != K * R * a["records"][k]]
-res(not bad and b["records"]["segments_n"] == R * a["records"]["segments_n"],
-    "records 6 x, segments 3 x the source's %s" % bad)
-ratios = ("skip_pct", "switch_pct", "idlest_picked_pct", "coh_by_read_pct")
-bad = [k for k in ratios if abs(ta["metrics"][k] - tb["metrics"][k]) > 1e-9]
-res(not bad, "whole-trace ratios equal the source's %s" % bad)
-sa, sb = a["segments"], b["segments"]
-bad = []
-for i, s in enumerate(sb):
-    t = sa[i % len(sa)]
-    if (s["tg_policy"], s["idlest_policy"]) != (t["tg_policy"], t["idlest_policy"]):
-        bad.append((i, "policy"))
-        continue
-    bad += [(i, k) for k in t["metrics"] if k.endswith("_n") and
-            k not in ("records_n", "groups_n") and s["metrics"][k] != K * t["metrics"][k]]
-    bad += [(i, k) for k in ratios if abs(s["metrics"][k] - t["metrics"][k]) > 1e-9]
-res(not bad and len(sb) == R * len(sa),
-    "each segment: the source's policy, 2 x its counts, its ratios %s" % bad[:5])
-def norm(ws):
-    return sorted(re.sub(r"^\d+ ", "N ", w) for w in ws)
-def counts(ws):
-    return sorted(int(w.split()[0]) for w in ws if re.match(r"^\d+ ", w))
-res(norm(a["warnings"]) == norm(b["warnings"]) and
-    counts(b["warnings"]) == [K * R * c for c in counts(a["warnings"])],
-    "the source's warnings, their counts x 6, no other: %s" % b["warnings"])
-PY
+	compare "$tmp/src.json" "$tmp/big.json" "$fmt"
 done
+
+# An older module's recording (tg_audit without snap_ns), 8 CPUs on two
+# nodes, an unpatch: the same, v6 only, the whole trace: its records
+# before its first policy_switch fall, in the later repetitions, into the
+# segment of the repetition before (its last policy), so its segments do
+# not each scale.
+numa=$DATA/analyzer-numa.dat
+"$FAIRLAB" report --json "$numa" >"$tmp/nsrc.json" 2>/dev/null
+"$GEN" -q -k 2 -r 3 -f v6 "$numa" -o "$tmp/numa.dat" 2>"$tmp/gen.err"
+check "numa: fl-tracegen exits 0" test $? -eq 0
+"$FAIRLAB" report --json "$tmp/numa.dat" >"$tmp/nbig.json" 2>"$tmp/big.err"
+check "numa: fairlab report: no sanitizer report" \
+	bash -c "! grep -E -q '$SAN_REPORT' '$tmp/big.err'"
+compare "$tmp/nsrc.json" "$tmp/nbig.json" "numa v6" 0
 
 # The figures do not depend on the format written.
 "$FAIRLAB" report "$tmp/big.v6.dat" 2>/dev/null | sed 1,2d >"$tmp/r6"

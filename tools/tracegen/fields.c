@@ -21,14 +21,25 @@ static const char *const names[TG_NEV] = {
 	"tg_audit", "policy_switch",
 };
 
+/*
+ * An older module's event may lack a field a copy moves (tg_audit had no
+ * snap_ns): OPT ones are then left alone (size 0); the ids and CPUs that
+ * keep the copies apart are required.
+ */
+#define OPT "?"
+
 static int field(struct tep_event *ev, const char *name, struct tg_field *out,
 		 char *err, size_t errlen)
 {
-	struct tep_format_field *fl = tep_find_field(ev, name);
+	bool opt = name[0] == '?';
+	struct tep_format_field *fl = tep_find_field(ev, opt ? name + 1 : name);
 
+	out->off = out->size = 0;
+	if (!fl && opt)
+		return 0;
 	if (!fl || (fl->size != 4 && fl->size != 8)) {
 		snprintf(err, errlen, "event fairlab:%s has no 4- or 8-byte field %s",
-			 ev->name, name);
+			 ev->name, opt ? name + 1 : name);
 		return -1;
 	}
 	out->off = fl->offset;
@@ -55,18 +66,18 @@ int tg_fields_init(struct tg_fields *f, struct tep_handle *tep, char *err, size_
 			       field(ev[TG_UPDATE], "cfs_cpu", &f->cfs_cpu, err, errlen))) ||
 	    (ev[TG_READ] && (field(ev[TG_READ], "tg", &f->r_tg, err, errlen) ||
 			     field(ev[TG_READ], "cfs_cpu", &f->r_cpu, err, errlen) ||
-			     field(ev[TG_READ], "nr", &f->r_nr, err, errlen))) ||
+			     field(ev[TG_READ], OPT "nr", &f->r_nr, err, errlen))) ||
 	    (ev[TG_PICK] && (field(ev[TG_PICK], "idlest_cpu", &f->p_idlest, err, errlen) ||
 			     field(ev[TG_PICK], "group_cpu", &f->p_group, err, errlen))) ||
 	    (ev[TG_INFO] && (field(ev[TG_INFO], "tg", &f->i_tg, err, errlen) ||
 			     field(ev[TG_INFO], "parent", &f->i_parent, err, errlen) ||
-			     field(ev[TG_INFO], "level", &f->i_level, err, errlen))) ||
+			     field(ev[TG_INFO], OPT "level", &f->i_level, err, errlen))) ||
 	    (ev[TG_TOPO] && (field(ev[TG_TOPO], "cpu", &f->t_cpu, err, errlen) ||
-			     field(ev[TG_TOPO], "node", &f->t_node, err, errlen) ||
-			     field(ev[TG_TOPO], "llc", &f->t_llc, err, errlen))) ||
+			     field(ev[TG_TOPO], OPT "node", &f->t_node, err, errlen) ||
+			     field(ev[TG_TOPO], OPT "llc", &f->t_llc, err, errlen))) ||
 	    (ev[TG_AUDIT] && (field(ev[TG_AUDIT], "tg", &f->a_tg, err, errlen) ||
-			      field(ev[TG_AUDIT], "seq", &f->a_seq, err, errlen) ||
-			      field(ev[TG_AUDIT], "snap_ns", &f->a_snap, err, errlen))))
+			      field(ev[TG_AUDIT], OPT "seq", &f->a_seq, err, errlen) ||
+			      field(ev[TG_AUDIT], OPT "snap_ns", &f->a_snap, err, errlen))))
 		return -1;
 	return 0;
 }
@@ -90,7 +101,7 @@ static int64_t ld(const unsigned char *d, int len, struct tg_field x)
 	uint64_t v = 0;
 	int32_t v32;
 
-	if (x.off + x.size > len)
+	if (!x.size || x.off + x.size > len)
 		return 0;
 	if (x.size == 4) {
 		memcpy(&v32, d + x.off, 4);
@@ -104,7 +115,7 @@ static void st(unsigned char *d, int len, struct tg_field x, int64_t v)
 {
 	int32_t v32 = (int32_t)v;
 
-	if (x.off + x.size > len)
+	if (!x.size || x.off + x.size > len)
 		return;
 	if (x.size == 4)
 		memcpy(d + x.off, &v32, 4);
@@ -121,6 +132,8 @@ void tg_note(const struct tg_fields *f, struct tg_stats *s, int cpu,
 	case TG_READ:
 		if ((uint64_t)ld(d, len, f->r_nr) > s->max_nr[cpu])
 			s->max_nr[cpu] = (uint64_t)ld(d, len, f->r_nr);
+		if (!s->min_nr[cpu] || (uint64_t)ld(d, len, f->r_nr) < s->min_nr[cpu])
+			s->min_nr[cpu] = (uint64_t)ld(d, len, f->r_nr);
 		break;
 	case TG_TOPO:
 		v = ld(d, len, f->t_node);
@@ -133,7 +146,8 @@ void tg_note(const struct tg_fields *f, struct tg_stats *s, int cpu,
 		break;
 	case TG_INFO:
 		v = ld(d, len, f->i_tg);
-		if (ld(d, len, f->i_level) == 0 && s->nroots < (int)(sizeof(s->roots) / sizeof(s->roots[0])))
+		if (f->i_level.size && ld(d, len, f->i_level) == 0 &&
+		    s->nroots < (int)(sizeof(s->roots) / sizeof(s->roots[0])))
 			s->roots[s->nroots++] = (uint64_t)v;
 		break;
 	default:

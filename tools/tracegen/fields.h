@@ -34,7 +34,7 @@ struct tg_copy {
 	int64_t cpu_off;	/* k * source CPUs */
 	int64_t node_off;	/* k * (highest source node + 1) */
 	uint64_t group;		/* r * K + k: the copy's set of groups */
-	uint64_t nr_off;	/* r * the reading CPU's highest tg_read nr */
+	uint64_t nr_off;	/* r * the reading CPU's tg_read nr range */
 	uint64_t seq_off;	/* r * the highest audit seq */
 	uint64_t t_off;		/* r * the recording's span (ns) */
 };
@@ -45,7 +45,7 @@ struct tg_stats {
 	uint64_t first_ts, last_ts;
 	int64_t max_node;
 	uint64_t max_seq;
-	uint64_t *max_nr;	/* per source CPU */
+	uint64_t *min_nr, *max_nr;	/* per source CPU (min 0: no read) */
 	uint64_t roots[16];	/* tg ids named at level 0: never renumbered */
 	int nroots;
 };

@@ -98,6 +98,9 @@ static void usage(FILE *f)
 "whole trace (a copy's groups live only in their repetition; the gap\n"
 "between repetitions moves the shares error's mean by about 1e-5 of it);\n"
 "a constant number of groups (it is 3 x K x R from analyzer-policies.dat);\n"
+"per-segment counts when the source has records before its first\n"
+"policy_switch (in later repetitions they fall into the previous\n"
+"repetition's last segment; the whole trace's counts still scale);\n"
 "the source's cpustats (lost-event counts), uname and version options.\n"
 "\n"
 "Examples:\n"
@@ -166,8 +169,9 @@ static int load(struct source *src, const char *file)
 	}
 	src->pages = calloc((size_t)src->ncpu, sizeof(*src->pages));
 	src->npages = calloc((size_t)src->ncpu, sizeof(*src->npages));
+	src->s.min_nr = calloc((size_t)src->ncpu, sizeof(*src->s.min_nr));
 	src->s.max_nr = calloc((size_t)src->ncpu, sizeof(*src->s.max_nr));
-	if (!src->pages || !src->npages || !src->s.max_nr)
+	if (!src->pages || !src->npages || !src->s.min_nr || !src->s.max_nr)
 		goto nomem;
 	for (cpu = 0; cpu < src->ncpu; cpu++) {
 		unsigned long long last = ~0ULL;
@@ -257,7 +261,9 @@ static int write_cpu(const struct source *src, int ocpu, long copies, long reps,
 			.cpu_off = (int64_t)k * src->ncpu,
 			.node_off = (int64_t)k * (src->s.max_node + 1),
 			.group = (uint64_t)r * (uint64_t)copies + (uint64_t)k,
-			.nr_off = (uint64_t)r * src->s.max_nr[cpu],
+			/* repetition r's reads follow r-1's: nr stays consecutive */
+			.nr_off = src->s.min_nr[cpu] ?
+				  (uint64_t)r * (src->s.max_nr[cpu] - src->s.min_nr[cpu] + 1) : 0,
 			.seq_off = (uint64_t)r * src->s.max_seq,
 			.t_off = (uint64_t)r * span,
 		};
@@ -443,6 +449,7 @@ done:
 		free(src.pages[i]);
 	free(src.pages);
 	free(src.npages);
+	free(src.s.min_nr);
 	free(src.s.max_nr);
 	if (src.h)
 		tracecmd_close(src.h);

@@ -146,9 +146,14 @@ bench-profile: userspace
 	@$(MAKE) --no-print-directory modules KERNEL=$(KERNEL)
 	@tests/bench/bench-profile.sh
 
+# FL_BENCH_SOURCE=gen: a generated recording (fl-tracegen), no VM, no modules.
 bench-analyzer: userspace
+ifeq ($(FL_BENCH_SOURCE),gen)
+	$(MAKE) -C tools $(CURDIR)/build/fl-tracegen
+else
 	$(call need,vm)
 	@$(MAKE) --no-print-directory modules KERNEL=$(KERNEL)
+endif
 	@tests/bench/bench-analyzer.sh
 
 # The patch surface (functions a port must replace, tg->load_avg write

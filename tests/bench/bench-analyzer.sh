@@ -39,6 +39,16 @@
 #
 #   tests/bench/bench-analyzer.sh [--rerecord]
 #
+# FL_BENCH_SOURCE=gen: no VM and no recording.  Step 1 is instead
+# build/fl-tracegen (tools/tracegen/), which scales a committed recording
+# (FL_BENCH_GEN_FROM, default tests/data/analyzer-policies.dat) to at
+# least FL_BENCH_RECORDS records: its CPUs FL_BENCH_GEN_CPUS times side
+# by side (default 16: 64 CPUs), repeated in time, each copy its own
+# groups; v7 zstd and v6 written directly (about 2 minutes each for
+# 10^8 records; the temporary per-CPU files take the v6 size).  Kept in
+# build/bench/analyzer-gen/ and reused; --rerecord generates them again.
+#   FL_BENCH_SOURCE=gen FL_BENCH_RECORDS=100000000 make bench-analyzer
+#
 # Environment: FL_BENCH_RECORDS (update attempts to record, default
 # 10000000), FL_BENCH_ROUNDS (alternating v7/v6 rounds, default 5), FL_BENCH_SECS (cap on the workload seconds per policy,
 # default 1200), FL_BENCH_OUT (directory, default
@@ -48,7 +58,12 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 fl=$top/build/fairlab
-out=${FL_BENCH_OUT:-$top/build/bench/analyzer-big}
+source=${FL_BENCH_SOURCE:-record}
+case $source in
+record) out=${FL_BENCH_OUT:-$top/build/bench/analyzer-big} ;;
+gen) out=${FL_BENCH_OUT:-$top/build/bench/analyzer-gen} ;;
+*) echo "bench-analyzer: error: FL_BENCH_SOURCE is record or gen, not $source" >&2; exit 2 ;;
+esac
 big=$out/analyzer.zstd.dat
 records=${FL_BENCH_RECORDS:-10000000}
 secs=${FL_BENCH_SECS:-1200}
@@ -66,7 +81,21 @@ fairlab_records() {
 }
 
 raw=$out/analyzer.dat		# as recorded: v7, uncompressed
-if [ "${1:-}" = --rerecord ] || [ ! -s "$raw" ]; then
+v6=$out/analyzer.v6.dat
+if [ "$source" = gen ]; then
+	gen=$top/build/fl-tracegen
+	from=${FL_BENCH_GEN_FROM:-$top/tests/data/analyzer-policies.dat}
+	[ -x "$gen" ] || die "$gen not built (make)"
+	if [ "${1:-}" = --rerecord ] || [ ! -s "$big" ] || [ ! -s "$v6" ]; then
+		rm -rf "$out"
+		mkdir -p "$out"
+		for f in "$big:v7" "$v6:v6"; do
+			echo "bench-analyzer: fl-tracegen: ${from#$top/} x ${FL_BENCH_GEN_CPUS:-16} CPUs, >= $records records, ${f##*:}"
+			"$gen" -k "${FL_BENCH_GEN_CPUS:-16}" -n "$records" -f "${f##*:}" \
+				"$from" -o "${f%:*}" || die "fl-tracegen failed"
+		done
+	fi
+elif [ "${1:-}" = --rerecord ] || [ ! -s "$raw" ]; then
 	echo "bench-analyzer: recording $records update attempts under 3 policies at 4 vCPUs in the VM (15 to 40 minutes, at most ${secs}s per policy)"
 	rm -rf "$out"
 	mkdir -p "$top/build/bench"
@@ -88,7 +117,6 @@ n=$(fairlab_records "$big")
 	die "$big holds ${n:-0} fairlab records, fewer than $min_events (events lost, or FL_BENCH_SECS reached: see the log): --rerecord"
 
 # The other flavour, and the first half (in records) of the recording.
-v6=$out/analyzer.v6.dat
 half=$out/half.dat
 [ -s "$v6" ] || trace-cmd convert --file-version 6 -i "$big" -o "$v6" >/dev/null 2>&1 ||
 	die "trace-cmd convert failed"

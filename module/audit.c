@@ -13,22 +13,31 @@
  * time (lockhold.c) for a batch of at most FL_AUDIT_GROUPS_PER_HOLD
  * groups, one cfs_rq each:
  *
- *   pass 1, CPU c, under c's rq lock:  contrib_c, load_c, and gen1_c, the
- *           generation of the group's bucket in c's array (fairlab.h);
+ *   pass 1, CPU c, under c's rq lock:  contrib_c, load_c, and the group's
+ *           two write generations on c, a_c and b_c (fairlab.h);
  *   then    L = tg->load_avg, between two full barriers, at snap_ns;
- *   pass 2, CPU c, under c's rq lock:  gen2_c, and contrib_c again.
+ *   pass 2, CPU c, under c's rq lock:  a_c and b_c again (a'_c, b'_c), and
+ *           contrib_c again.
  *
  * Every write fairlab makes to tg->load_avg and to a cfs_rq's contrib
  * (fl_tg_update(), its slow path, the resync, clear_tg_load_avg()'s
  * fl_tg_clear(): all through tg_update.h/tg_update.c) bumps, inside the
- * same critical section of that cfs_rq's rq lock, the generation of the
- * group's bucket on that CPU; counters only grow, so
- * Σ_c gen1_c == Σ_c gen2_c means gen1_c == gen2_c for every c: no such
- * write to the group's cfs_rq of c ran between our two holds of c's lock
- * (a writer's critical section is wholly before the first or wholly after
- * the second).  Then, at the moment L was read, every write of the group
- * had either completed before our pass-1 hold of its CPU, or not begun
- * before our pass-2 hold of it:
+ * same critical section of that cfs_rq's rq lock, both of the group's
+ * counters on that CPU: its bucket in each of two tables, by two
+ * independent hashes of the group pointer.  Counters only grow, so if on
+ * every CPU c a'_c == a_c or b'_c == b_c, then no such write to the
+ * group's cfs_rq of c ran between our two holds of c's lock (it would
+ * have moved both; a writer's critical section is wholly before the first
+ * hold or wholly after the second).  Other groups share a bucket (1,024
+ * per table) and move it too: they can make a row fail the test, never
+ * pass it.  One table would do for the proof, but with one, an idle group
+ * that shares its bucket with a busy one sees it move in most windows
+ * when many CPUs are online, and can fail every re-read; with two, a
+ * group's row fails only if on one CPU, within that CPU's window, both
+ * its buckets moved: its own write, or other groups' writes in both.
+ * Then, at the moment L was read, every write of the group had either
+ * completed before our pass-1 hold of its CPU, or not begun before our
+ * pass-2 hold of it:
  *  - a completed write's atomic_long_add() and contrib store precede its
  *    unlock, which precedes our lock (RELEASE/ACQUIRE of the same lock),
  *    which precedes the first smp_mb() and so the read of L: L includes
@@ -42,11 +51,12 @@
  * avg.load_avg as pass 1 read it (it changes without a publish, so it is
  * no instant's sum; it never was exact to the publish rule either).
  *
- * A row whose sums differ (a writer of its bucket ran in the window: the
- * group's own, or another group hashed to the same bucket) is read again,
- * with the others of its batch that failed, up to FL_AUDIT_RETRIES times;
- * then it is given as read but flagged unchecked (checked=0 in the text
- * and in tg_audit) and counted in /sys/kernel/fairlab/stats (audit_rows).
+ * A row that fails (contrib sums differ, or both counters moved on some
+ * CPU: the group's own write, or other groups' in both its buckets) is
+ * read again, with the others of its batch that failed, up to
+ * FL_AUDIT_RETRIES times; then it is given as read but flagged unchecked
+ * (checked=0 in the text and in tg_audit) and counted in
+ * /sys/kernel/fairlab/stats (audit_rows).
  *
  * The kernel's own writers: while the patch is in force every writer of
  * tg->load_avg is fairlab's (port/<kernel>/surface.txt).  During the
@@ -60,7 +70,9 @@
  * module cannot pin an autogroup: autogroup_kref_put()'s release is
  * static to autogroup.c), so the holds of one batch, 2 x nr_cpu_ids x
  * (1 + retries) of them with interrupts on in between, run in one RCU
- * read-side section.  Between batches the section ends and cond_resched()
+ * read-side section.  Pass 1's counters, 2 x nr_cpu_ids per group of
+ * the batch, are kept in an array allocated with the snapshot's rows,
+ * before any hold.  Between batches the section ends and cond_resched()
  * runs; the next batch restarts the walk of task_groups from its head and
  * skips the groups already read, by id (the saved position: a table of
  * ids, not a pointer into a list that may have changed).  Groups created
@@ -85,7 +97,7 @@
 #include "lockhold.h"
 #include "fairlab_trace_events.h"
 
-/* Re-reads of a batch's rows whose generations moved, before unchecked. */
+/* Re-reads of a batch's rows that failed the test, before unchecked. */
 #define FL_AUDIT_RETRIES	8
 
 struct fl_audit_row {
@@ -94,14 +106,15 @@ struct fl_audit_row {
 	s64 sum_contrib;
 	u64 sum_load;
 	u64 snap_ns;
-	bool checked;		/* generations equal: an exact cut */
+	bool checked;		/* no write of the group in the window: exact */
 };
 
 /* A group of the batch being read, and its two passes' sums. */
 struct fl_audit_slot {
 	struct task_group *tg;
 	struct fl_audit_row *row;
-	unsigned long gen1, gen2;	/* Σ over CPUs of its bucket's generation */
+	unsigned long *gen1;		/* pass 1's counters: [cpu][table] */
+	bool moved;			/* on some CPU both counters moved */
 	s64 contrib1, contrib2;		/* Σ tg_load_avg_contrib, pass 1 and 2 */
 	u64 load;
 	s64 tla;
@@ -115,6 +128,7 @@ struct fl_audit_snap {
 	u64 *seen;			/* ids + 1 already read; 0: free */
 	unsigned int seen_bits;
 	struct fl_audit_slot *slot;	/* FL_AUDIT_GROUPS_PER_HOLD */
+	unsigned long *gen1;		/* the slots' gen1 arrays */
 	unsigned int retried, unchecked;
 };
 
@@ -184,7 +198,8 @@ static bool fl_audit_seen(struct fl_audit_snap *snap, u64 id)
 static void fl_audit_pass(struct fl_audit_slot *sl, unsigned int n, bool first)
 {
 	struct fl_rq_hold h;
-	unsigned int i, k;
+	unsigned int i, k, t;
+	unsigned long *g;
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
@@ -197,12 +212,18 @@ static void fl_audit_pass(struct fl_audit_slot *sl, unsigned int n, bool first)
 				continue;
 			cfs_rq = s->tg->cfs_rq[cpu];
 			k++;
+			g = &s->gen1[cpu * FL_GEN_HASHES];
 			if (first) {
-				s->gen1 += fl_gen_read(s->tg, cpu);
+				for (t = 0; t < FL_GEN_HASHES; t++)
+					g[t] = fl_gen_read(s->tg, cpu, t);
 				s->contrib1 += cfs_rq->tg_load_avg_contrib;
 				s->load += cfs_rq->avg.load_avg;
 			} else {
-				s->gen2 += fl_gen_read(s->tg, cpu);
+				for (t = 0; t < FL_GEN_HASHES; t++)
+					if (fl_gen_read(s->tg, cpu, t) == g[t])
+						break;
+				if (t == FL_GEN_HASHES)
+					s->moved = true;
 				s->contrib2 += cfs_rq->tg_load_avg_contrib;
 			}
 		}
@@ -225,8 +246,8 @@ static void fl_audit_fill(struct fl_audit_slot *s, u64 snap_ns, bool checked)
 
 /*
  * Read the @n groups of @sl into their rows: pass 1, tg->load_avg, pass 2
- * (the header says why a row whose sums agree is exact), again for the
- * rows whose sums differ, FL_AUDIT_RETRIES times at most.
+ * (the header says why a row that passes is exact), again for the rows
+ * that fail, FL_AUDIT_RETRIES times at most.
  */
 static void fl_audit_batch(struct fl_audit_snap *snap, struct fl_audit_slot *sl,
 			   unsigned int n)
@@ -238,7 +259,7 @@ static void fl_audit_batch(struct fl_audit_snap *snap, struct fl_audit_slot *sl,
 		sl[i].pending = true;
 	for (tries = 0; left; tries++) {
 		for (i = 0; i < n; i++) {
-			sl[i].gen1 = sl[i].gen2 = 0;
+			sl[i].moved = false;
 			sl[i].contrib1 = sl[i].contrib2 = 0;
 			sl[i].load = 0;
 		}
@@ -256,7 +277,7 @@ static void fl_audit_batch(struct fl_audit_snap *snap, struct fl_audit_slot *sl,
 
 			if (!s->pending)
 				continue;
-			if (s->gen1 == s->gen2 && s->contrib1 == s->contrib2)
+			if (!s->moved && s->contrib1 == s->contrib2)
 				fl_audit_fill(s, snap_ns, true);
 			else if (tries == FL_AUDIT_RETRIES)
 				fl_audit_fill(s, snap_ns, false), snap->unchecked++;
@@ -317,14 +338,17 @@ static void fl_audit_free(struct fl_audit_snap *snap)
 	kvfree(snap->rows);
 	kvfree(snap->seen);
 	kfree(snap->slot);
+	kvfree(snap->gen1);
 	snap->rows = NULL;
 	snap->seen = NULL;
 	snap->slot = NULL;
+	snap->gen1 = NULL;
 }
 
 /* Take a snapshot into @snap (caller fl_audit_free()s); groups may come and go. */
 static int fl_audit_snapshot(struct fl_audit_snap *snap)
 {
+	unsigned int i;
 	int tries;
 
 	lockdep_assert_held(&fl_audit_lock);
@@ -341,10 +365,16 @@ static int fl_audit_snapshot(struct fl_audit_snap *snap)
 				      sizeof(*snap->seen), GFP_KERNEL);
 		snap->slot = kmalloc_array(FL_AUDIT_GROUPS_PER_HOLD,
 					   sizeof(*snap->slot), GFP_KERNEL);
-		if (!snap->rows || !snap->seen || !snap->slot) {
+		snap->gen1 = kvmalloc_array(FL_AUDIT_GROUPS_PER_HOLD * FL_GEN_HASHES,
+					    nr_cpu_ids * sizeof(*snap->gen1),
+					    GFP_KERNEL);
+		if (!snap->rows || !snap->seen || !snap->slot || !snap->gen1) {
 			fl_audit_free(snap);
 			return -ENOMEM;
 		}
+		for (i = 0; i < FL_AUDIT_GROUPS_PER_HOLD; i++)
+			snap->slot[i].gen1 = snap->gen1 +
+				(size_t)i * nr_cpu_ids * FL_GEN_HASHES;
 		fl_audit_walk(snap);
 		if (!snap->overflow) {
 			atomic64_add(snap->n, &fl_audit_rows);
@@ -360,7 +390,7 @@ static int fl_audit_snapshot(struct fl_audit_snap *snap)
 /*
  * The audit's lines of /sys/kernel/fairlab/stats ("kind name a b"):
  *   audit_rows - rows unchecked      rows read, and those left unchecked
- *   audit_retries - rows 0           row re-reads (generations moved)
+ *   audit_retries - rows 0           row re-reads (rows that failed)
  */
 int fl_audit_show(char *buf, int at)
 {

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The write generations the audit's snapshot checks (fairlab.h, audit.c):
- * one array of 1 << FL_GEN_BITS counters per possible CPU, allocated once
- * at module init, before the patch can run a writer, and freed at exit,
- * after klp guarantees that no task runs one.  Never allocated on a hot
- * path.
+ * one array of FL_GEN_HASHES x (1 << FL_GEN_BITS) counters per possible
+ * CPU (16 KB each), allocated once at module init, before the patch can
+ * run a writer, and freed at exit, after klp guarantees that no task runs
+ * one.  Never allocated on a hot path.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -89,32 +89,46 @@ int fl_hold_show(unsigned int kind, char *buf, int at);
 /*
  * audit_gen.c: write generations for the audit's snapshot (audit.c).
  * Every write fairlab makes to tg->load_avg and a cfs_rq's
- * tg_load_avg_contrib bumps, under that cfs_rq's rq lock, the counter of
- * its group's bucket in that CPU's array; counters only grow.
+ * tg_load_avg_contrib bumps, under that cfs_rq's rq lock, two counters in
+ * that CPU's array: its group's bucket in each of two tables, by two
+ * independent hashes of the group pointer; counters only grow.  Groups
+ * that hash alike share a counter; the audit needs, on each CPU, only one
+ * of a group's two counters undisturbed (audit.c), and a busy group
+ * rarely shares both with another.
  */
 #define FL_GEN_BITS	10
+#define FL_GEN_HASHES	2
 struct fl_gens {
-	unsigned long gen[1 << FL_GEN_BITS];
+	unsigned long gen[FL_GEN_HASHES][1 << FL_GEN_BITS];
 };
 extern struct fl_gens __percpu *fl_gens;
 int fl_gens_init(void);
 void fl_gens_exit(void);
-static __always_inline unsigned int fl_gen_bucket(const struct task_group *tg)
+/* @tg's bucket in table @k: hash_ptr() and a second, odd multiplier. */
+static __always_inline unsigned int fl_gen_bucket(const struct task_group *tg,
+						  unsigned int k)
 {
-	return hash_ptr(tg, FL_GEN_BITS);
+	u64 v = (u64)(unsigned long)tg;
+
+	if (!k)
+		return hash_ptr(tg, FL_GEN_BITS);
+	return (v * 0xff51afd7ed558ccdULL) >> (64 - FL_GEN_BITS);
 }
 /* A write to @tg's cfs_rq of @cpu; caller holds that rq's lock. */
 static __always_inline void fl_gen_bump(const struct task_group *tg, int cpu)
 {
-	unsigned long *g = &per_cpu_ptr(fl_gens, cpu)->gen[fl_gen_bucket(tg)];
+	struct fl_gens *g = per_cpu_ptr(fl_gens, cpu);
+	unsigned long *a = &g->gen[0][fl_gen_bucket(tg, 0)];
+	unsigned long *b = &g->gen[1][fl_gen_bucket(tg, 1)];
 
-	WRITE_ONCE(*g, *g + 1);
+	WRITE_ONCE(*a, *a + 1);
+	WRITE_ONCE(*b, *b + 1);
 }
-/* The audit's read of a bucket; caller holds @cpu's rq lock. */
+/* The audit's read of @tg's counter in table @k; caller holds @cpu's rq lock. */
 static __always_inline unsigned long fl_gen_read(const struct task_group *tg,
-						 int cpu)
+						 int cpu, unsigned int k)
 {
-	return READ_ONCE(per_cpu_ptr(fl_gens, cpu)->gen[fl_gen_bucket(tg)]);
+	return READ_ONCE(per_cpu_ptr(fl_gens, cpu)->gen[k][fl_gen_bucket(tg, k)]);
 }
 
 /* pubtime.c: per-cfs_rq last publish time, keyed by cfs_rq pointer. */

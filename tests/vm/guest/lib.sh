@@ -254,8 +254,8 @@ assert_audit_exact() {
 	if [ "$3" = 0 ] && [ "$2" -gt 0 ]; then
 		ok "$1 ($2 groups exact)"
 	else
-		_n=$1; shift 3
-		not_ok "$_n" "$2 of $1 groups differ or are unchecked, first: $*"
+		_n=$1 _rows=$2 _bad=$3; shift 3
+		not_ok "$_n" "$_bad of $_rows groups differ or are unchecked, first: $*"
 	fi
 }
 

@@ -37,7 +37,7 @@ figures_report() { "$FAIRLAB" report --json "$1" 2>/dev/null | after '"total": {
 figures_whatif() { "$FAIRLAB" whatif --json --rel --policy="$2" "$1" 2>/dev/null | after '"policies": ['; }
 
 ref=$DATA/analyzer-numa.dat
-for f in "$ref" "$DATA/analyzer-policies.dat"; do
+for f in "$ref" "$DATA/analyzer-policies.dat" "$DATA"/tree3-*.dat; do
 	name=$(basename "$f")
 	if [ ! -s "$f" ]; then
 		not_ok "$name present (tests/data/regenerate.sh)"
@@ -58,6 +58,28 @@ for f in "$ref" "$DATA/analyzer-policies.dat"; do
 		diff "$tmp/rep" "$tmp/wi" | sed 's/^/#   /'
 	fi
 done
+
+# tree3-stock.dat: 6.12.117, where stock is the kernel's own 1 ms rate
+# limit (tg_update arg 1000), on a 3-level tree with a CPU taken offline and
+# back every 0.5 s: its clear_tg_load_avg publishes (site 16, since_ns not
+# recorded) break each cfs_rq's since_ns chain.  ratelimit:1000 is the same
+# rule: replayed under it, every attempt must be decided as recorded, the
+# gate read on the sched_clock rebuilt from since_ns (on the trace clock,
+# 113 of its 8645 decisions would differ), and the figures stock's own.
+f=$DATA/tree3-stock.dat
+n_clear=$(trace-cmd report -i "$f" 2>/dev/null | grep -c ' tg_update: .* site=16 ')
+figures_whatif "$f" recorded >"$tmp/wi"
+figures_whatif "$f" ratelimit:1000 >"$tmp/wr"
+check "tree3-stock.dat: $n_clear clear_tg_load_avg publishes (CPU offline) among its records" test "$n_clear" -gt 0
+check "tree3-stock.dat: ratelimit:1000 decides every attempt as the kernel's own 1 ms gate did ($(grep diverged "$tmp/wr"))" \
+	grep -qx "diverged_n 0" "$tmp/wr"
+check "tree3-stock.dat: ratelimit:1000's figures are stock's ($(grep -E '^(attempts_n|writes_n) ' "$tmp/wr" | tr '\n' ' '))" \
+	cmp -s "$tmp/wi" "$tmp/wr"
+# one ms less or more moves decisions: the gate is read, not bypassed
+n999=$("$FAIRLAB" whatif --csv --policy=ratelimit:500,ratelimit:2000 "$f" 2>/dev/null |
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { s = s " " $(c["diverged_n"]) } END { print s }')
+check "tree3-stock.dat: ratelimit:500 and :2000 diverge from the 1 ms gate (diverged:$n999)" \
+	eval 'set -- $n999; test "${1:-0}" -gt 0 -a "${2:-0}" -gt 0'
 
 # --shared-miss=nearest: a read miss on a Shared line is a transfer from
 # the nearest holder, in report and in whatif alike (more transfers than

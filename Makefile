@@ -61,7 +61,7 @@ export KERNEL
 need = @scripts/deps.sh $(1) --tools
 
 .PHONY: all modules userspace tools-all deps deps-tool deps-modules deps-vm check \
-	check-unit check-vm check-builds check-stress demo demo-scale smoke-modules \
+	check-unit check-vm check-builds check-stress check-audit-smp demo demo-scale smoke-modules \
 	bench-module bench-profile bench-analyzer install clean refusal-modules \
 	surface probe-module port-check port-check-all
 
@@ -118,6 +118,11 @@ check-builds: userspace
 check-stress: modules smoke-modules userspace
 	$(call need,vm)
 	@FAIRLAB_TEST_APPEND=TG_CYCLES=20 tests/run.sh --vm-only tg-stress
+
+# audit-bigsmp with N=16 (AUDIT_ONLINE) vCPUs online on every port
+check-audit-smp: modules smoke-modules userspace
+	$(call need,vm)
+	@tests/vm/audit-smp.sh $(or $(AUDIT_ONLINE),16)
 
 check-unit: tools-all
 	@tests/run.sh --unit-only

@@ -10,7 +10,7 @@
 #   archive      linux-headers-KREL, linux-source and linux-image-KREL-dbg
 #                of the image's version are in the archive
 #   config       the build's .config (its headers) has every value of
-#                module/port/<series>/config.txt
+#                module/port/<series>/config.txt (y|n: either)
 #   fingerprint  every function of mirrors.txt, in the build's linux-source,
 #                has the fingerprint of a variant in fingerprints.txt
 #                (scripts/fingerprint.py); a non-reference variant is
@@ -131,7 +131,10 @@ fi
 while IFS='=' read -r opt want; do
 	case $opt in ''|'#'*) continue ;; esac
 	have=$(sed -n "s/^$opt=//p" "$kdir/.config")
-	[ "${have:-n}" = "$want" ] || refuse "config: $opt=${have:-n}, port $series needs $opt=$want"
+	# VALUE|VALUE: the port serves either (its code has the kernel's #ifdef)
+	case "|$want|" in *"|${have:-n}|"*) ;;
+	*) refuse "config: $opt=${have:-n}, port $series needs $opt=${want//|/ or }" ;;
+	esac
 done <"$pdir/config.txt"
 
 # fingerprints
@@ -210,6 +213,16 @@ $py "$top/scripts/layout.py" --cu "port/$series/" "$out/$obj" >"$work/layout-ko.
 if ! why=$($py - "$work/layout-ko.txt" "$work/layout.txt" <<'EOF'
 import sys
 ko = [l.split() for l in open(sys.argv[1]) if not l.startswith("ksize")]
+# a sched_feat bit the module's kernel/sched/features.h (linux-source)
+# lacks and its compat.h inserts (rt featureset): shift the later bits
+ins = {w[1][len("__FL_SCHED_FEAT_INSERT_"):]: int(w[2]) for w in ko
+       if w[0] == "enum" and w[1].startswith("__FL_SCHED_FEAT_INSERT_")}
+ko = [w for w in ko if not (w[0] == "enum" and w[1].startswith("__FL_"))]
+for name, at in ins.items():
+    for w in ko:
+        if w[0] == "enum" and int(w[2]) >= at:
+            w[2] = str(int(w[2]) + 1)
+    ko.append(["enum", "__SCHED_FEAT_" + name, str(at)])
 vm = {}
 for l in open(sys.argv[2]):
     w = l.split()

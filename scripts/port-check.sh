@@ -22,6 +22,12 @@
 #                and the same tg->load_avg write sites, function and inline
 #                chain each (so their number); addresses, sizes, offsets,
 #                line numbers are not compared (scripts/surface-shape.py)
+#   rt           (rt-amd64 builds) scripts/calls.py on both -dbg
+#                vmlinuxes: every replaced function (port.c's table) of
+#                the rt build calls and inlines, through the same inline
+#                chains, what the non-rt build of the same version does,
+#                up to the differences module/port/<series>/rt.txt lists
+#                for the rt build's config (scripts/calls-diff.py)
 #   module       the port compiles for it, warning-free (its headers, its
 #                own kernel/sched/*.h from its linux-source, the variants;
 #                one object, module/port/<series>/enqueue.o, as fairlab.ko
@@ -57,7 +63,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--row) row=1; shift ;;
 	--no-dbg) fetch=0; shift ;;
-	-h|--help) sed -n '3,41p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,52p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "port-check: unknown option $1 (see --help)" >&2; exit 2 ;;
 	*) break ;;
 	esac
@@ -182,6 +188,33 @@ done
 if ! why=$($py "$top/scripts/surface-shape.py" "$work/surface.txt" "$pdir/surface.txt"); then
 	refuse "$why"
 fi
+
+# rt: the replaced functions' calls and inlined subroutines against the
+# non-rt build of the same version (its linux-source is the same; the rt
+# featureset's own changes show up here), up to module/port/<series>/rt.txt
+case $krel in
+*-rt-*)
+	how=dbg+rt
+	nonrt=${krel/-rt-/-}
+	calls() { # krel vmlinux: its calls.py facts of $funcs, cached
+		local c=$cache/port-check/$1/calls.txt want="# functions: $funcs"
+		mkdir -p "$cache/port-check/$1"
+		if [ "$(head -n1 "$c" 2>/dev/null)" != "$want" ]; then
+			[ -s "$2" ] || [ $fetch = 0 ] || "$top/scripts/fetch-build.sh" --pkgver "$pkgver" "$1" dbg >&2 || true
+			[ -s "$2" ] || { echo "port-check: no -dbg vmlinux of $1 at $2 (scripts/fetch-build.sh $1 dbg)" >&2; exit 2; }
+			say "calls.py $1 (1-3 minutes)"
+			{ echo "$want"; nice -n 10 $py "$top/scripts/calls.py" "$2" $funcs; } >"$c.tmp"
+			mv -f "$c.tmp" "$c"
+		fi
+	}
+	calls "$nonrt" "$cache/dbg/vmlinux-$nonrt"
+	calls "$krel" "$vmlinux"
+	if ! why=$($py "$top/scripts/calls-diff.py" "$cache/port-check/$nonrt/calls.txt" \
+		"$work/calls.txt" "$pdir/rt.txt" "$kdir/.config"); then
+		refuse "$why"
+	fi
+	;;
+esac
 
 # module: compiled for this build with a candidate line, then its DWARF
 printf '%s\t%s\tserved\t-\t%s\t%s\t%s\t%s\t%s\t%s\n' "$krel" "$pkgver" "$upstream" "$how" \

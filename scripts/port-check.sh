@@ -197,7 +197,8 @@ case $krel in
 	how=dbg+rt
 	nonrt=${krel/-rt-/-}
 	calls() { # krel vmlinux: its calls.py facts of $funcs, cached
-		local c=$cache/port-check/$1/calls.txt want="# functions: $funcs"
+		local c=$cache/port-check/$1/calls.txt want
+		want="# functions: $(echo $funcs)"
 		mkdir -p "$cache/port-check/$1"
 		if [ "$(head -n1 "$c" 2>/dev/null)" != "$want" ]; then
 			[ -s "$2" ] || [ $fetch = 0 ] || "$top/scripts/fetch-build.sh" --pkgver "$pkgver" "$1" dbg >&2 || true

@@ -43,7 +43,8 @@
 # the build's line of module/port/<series>/builds.tsv instead (make
 # port-check-all).  Fetches what it needs with scripts/fetch-build.sh (about
 # 1 GB for the -dbg) and runs surface.py and layout.py on the vmlinux,
-# keeping their results in .cache/port-check/KREL/; --no-dbg does neither
+# keeping their results in .cache/port-check/KREL/ (an rt build: also
+# calls.py on it and on its non-rt build); --no-dbg does none of it
 # (the build is undecided, exit 2, when their results are not there yet).  Takes 2-4 minutes per build (1-2 with the
 # vmlinux facts cached).
 #
@@ -63,7 +64,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--row) row=1; shift ;;
 	--no-dbg) fetch=0; shift ;;
-	-h|--help) sed -n '3,52p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,53p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "port-check: unknown option $1 (see --help)" >&2; exit 2 ;;
 	*) break ;;
 	esac
@@ -201,7 +202,8 @@ case $krel in
 		want="# functions: $(echo $funcs)"
 		mkdir -p "$cache/port-check/$1"
 		if [ "$(head -n1 "$c" 2>/dev/null)" != "$want" ]; then
-			[ -s "$2" ] || [ $fetch = 0 ] || "$top/scripts/fetch-build.sh" --pkgver "$pkgver" "$1" dbg >&2 || true
+			[ $fetch = 1 ] || { echo "port-check: $krel: calls.py result of $1 not in $c (--no-dbg)" >&2; exit 2; }
+			[ -s "$2" ] || "$top/scripts/fetch-build.sh" --pkgver "$pkgver" "$1" dbg >&2 || true
 			[ -s "$2" ] || { echo "port-check: no -dbg vmlinux of $1 at $2 (scripts/fetch-build.sh $1 dbg)" >&2; exit 2; }
 			say "calls.py $1 (1-3 minutes)"
 			{ echo "$want"; nice -n 10 $py "$top/scripts/calls.py" "$2" $funcs; } >"$c.tmp"

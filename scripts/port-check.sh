@@ -146,7 +146,10 @@ done <"$pdir/config.txt"
 
 # fingerprints
 src=$cache/src-$krel
-[ -f "$src/kernel/sched/fair.c" ] || getpart source || true
+# (a link to another tree than the version's linux-source is re-made)
+if [ ! -f "$src/kernel/sched/fair.c" ] || { [ -L "$src" ] && [ "$(readlink "$src")" != "src/$pkgver" ]; }; then
+	getpart source || true
+fi
 [ -f "$src/kernel/sched/fair.c" ] || { echo "port-check: no linux-source of $krel at $src (scripts/fetch-build.sh $krel source)" >&2; exit 2; }
 if ! fp=$($py "$top/scripts/fingerprint.py" "$src" "$pdir/mirrors.txt" \
 	--known "$pdir/fingerprints.txt" --ref "$cache/src-$refkrel" 2>"$work/fingerprint.err"); then

@@ -7,7 +7,7 @@ port follows.
 usage: scripts/calls-diff.py [--help] NONRT RT RULES CONFIG
 
 NONRT, RT: scripts/calls.py outputs (`FUNCTION CHAIN inline|call NAME`).
-RULES: module/port/<series>/rt.txt, lines
+RULES: module/port/<series>/rt.txt (none: no difference is followed), lines
 
   SIGN FUNCTION CHAIN KIND NAME OPTION=VALUE
 
@@ -50,7 +50,11 @@ def main():
         elif l.startswith("# CONFIG_") and l.endswith(" is not set"):
             config[l.split()[1]] = "n"
     rules = []
-    for n, l in enumerate(open(sys.argv[3]), 1):
+    try:
+        lines = open(sys.argv[3]).readlines()
+    except FileNotFoundError:
+        lines = []      # no rt.txt: the port follows no difference
+    for n, l in enumerate(lines, 1):
         w = l.split()
         if not w or w[0].startswith("#"):
             continue

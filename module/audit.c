@@ -167,8 +167,10 @@ struct kernfs_node *(*fl_kernfs_create_file)(struct kernfs_node *parent,
  */
 u64 fl_tg_id(struct task_group *tg)
 {
+#ifdef CONFIG_SCHED_AUTOGROUP	/* not in 6.12's rt-amd64 */
 	if (tg->autogroup)
 		return FL_TG_AUTOGROUP_FLAG | tg->autogroup->id;
+#endif
 	if (tg->css.cgroup)
 		return cgroup_id(tg->css.cgroup);
 	return 0;

@@ -47,10 +47,13 @@ static size_t fl_tg_name(struct task_group *tg)
 	ssize_t len;
 	int ret;
 
+#ifdef CONFIG_SCHED_AUTOGROUP	/* not in 6.12's rt-amd64 */
 	if (tg->autogroup) {
 		len = snprintf(fl_path, sizeof(fl_path), "autogroup-%lu",
 			       tg->autogroup->id);
-	} else if (tg->css.cgroup && tg->css.cgroup->kn) {
+	} else
+#endif
+	if (tg->css.cgroup && tg->css.cgroup->kn) {
 		ret = kernfs_path_from_node(tg->css.cgroup->kn, NULL, fl_path,
 					    sizeof(fl_path));
 		if (ret < 0)

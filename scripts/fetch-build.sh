@@ -199,8 +199,12 @@ fetch_source() {
 		fi
 		exec {slock}>&-
 	fi
-	# a directory from an older deps.sh stays as it is
-	[ -f "$sdir/kernel/sched/sched.h" ] || ln -sfn "src/$pkgver" "$sdir"
+	# a directory from an older deps.sh stays as it is; a link always names
+	# the version's linux-source, whatever the flavour (rt-amd64 too: its
+	# own changes are located in its -dbg vmlinux, scripts/rt-compare.py)
+	if [ -L "$sdir" ] || [ ! -f "$sdir/kernel/sched/sched.h" ]; then
+		[ "$(readlink "$sdir" 2>/dev/null)" = "src/$pkgver" ] || ln -sfn "src/$pkgver" "$sdir"
+	fi
 }
 
 fetch_dbg() {

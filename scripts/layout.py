@@ -36,7 +36,7 @@ STRUCTS = ("cfs_rq", "task_group", "sched_entity", "sched_avg", "load_weight",
            "sched_domain", "sched_domain_shared", "cfs_bandwidth", "task_struct",
            "sched_statistics", "sched_entity_stats", "sg_lb_stats", "numa_group",
            "autogroup")
-ENUMS = ("__SCHED_FEAT_",)
+ENUMS = ("__SCHED_FEAT_", "__FL_SCHED_FEAT_INSERT_")
 QUALS = ("DW_TAG_typedef", "DW_TAG_const_type", "DW_TAG_volatile_type",
          "DW_TAG_atomic_type", "DW_TAG_restrict_type")
 

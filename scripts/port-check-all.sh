@@ -4,9 +4,11 @@
 # Regenerate module/port/<series>/builds.tsv: scripts/port-check.sh on every
 # build of the archive of each port's series (make port-check-all).
 #
-#   scripts/port-check-all.sh [--no-dbg] [PORT...]
+#   scripts/port-check-all.sh [--no-dbg] [--only GLOB] [PORT...]
 #
 # --no-dbg: download no -dbg, run no surface.py (port-check.sh --no-dbg).
+# --only GLOB: check only the builds whose release matches the shell
+# pattern GLOB (e.g. '*-rt-amd64'); the other lines stay as they are.
 # Prints a progress line per build (verdict, time, ETA).  Runs niced.  The
 # vmlinux facts are cached in .cache/port-check/KREL/, so a second run only
 # re-reads sources and recompiles one object per build; a table whose lines
@@ -23,15 +25,22 @@
 # examples:
 #   make port-check-all
 #   scripts/port-check-all.sh 6.12
+#   scripts/port-check-all.sh --only '*-rt-amd64'
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/ports.sh"
 
 nofetch=
-case ${1:-} in
--h|--help) sed -n '3,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
---no-dbg) nofetch=--no-dbg; shift ;;
-esac
+only='*'
+while [ $# -gt 0 ]; do
+	case $1 in
+	-h|--help) sed -n '3,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--no-dbg) nofetch=--no-dbg; shift ;;
+	--only) only=${2:?--only needs a pattern}; shift 2 ;;
+	-*) echo "port-check-all: unknown option $1 (see --help)" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
 ports=("$@")
 [ ${#ports[@]} -gt 0 ] || mapfile -t ports < <(fl_ready_ports)
 
@@ -44,7 +53,11 @@ mapfile -t builds < <("$top/scripts/port-builds.sh" "${ports[@]}" |
 		f = c $1 "/layout.txt"
 		k = ($4 == "no") ? 0 : ((getline _ < f) > 0 ? 1 : 2)
 		close(f)
-		print k "\t" $0 }' | sort -s -t$'\t' -k1,1n | cut -f2-)
+		print k "\t" $0 }' | sort -s -t$'\t' -k1,1n | cut -f2- |
+	while IFS= read -r b; do
+		# shellcheck disable=SC2053 # a pattern, by design
+		[[ ${b%%$'\t'*} == $only ]] && echo "$b"
+	done)
 [ ${#builds[@]} -gt 0 ] || { echo "port-check-all: no builds in the package lists (apt-get update?)" >&2; exit 1; }
 n=${#builds[@]}
 tmp=$(mktemp -d)
@@ -104,6 +117,11 @@ write_tables() {
 for p in "${ports[@]}"; do
 	f=$top/module/port/$p/builds.tsv
 	if [ -f "$f" ]; then grep -v '^#' "$f" >"$tmp/$p.old" || true; else : >"$tmp/$p.old"; fi
+	# --only: the lines of the builds not checked now are kept
+	while IFS= read -r line; do
+		# shellcheck disable=SC2053
+		[[ ${line%%$'\t'*} == $only ]] || echo "$line"
+	done <"$tmp/$p.old" >"$tmp/$p.rows"
 done
 i=0
 for b in "${builds[@]}"; do

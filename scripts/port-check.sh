@@ -10,7 +10,7 @@
 #   archive      linux-headers-KREL, linux-source and linux-image-KREL-dbg
 #                of the image's version are in the archive
 #   config       the build's .config (its headers) has every value of
-#                module/port/<series>/config.txt
+#                module/port/<series>/config.txt (y|n: either)
 #   fingerprint  every function of mirrors.txt, in the build's linux-source,
 #                has the fingerprint of a variant in fingerprints.txt
 #                (scripts/fingerprint.py); a non-reference variant is
@@ -22,6 +22,12 @@
 #                and the same tg->load_avg write sites, function and inline
 #                chain each (so their number); addresses, sizes, offsets,
 #                line numbers are not compared (scripts/surface-shape.py)
+#   rt           (rt-amd64 builds) scripts/calls.py on both -dbg
+#                vmlinuxes: every replaced function (port.c's table) of
+#                the rt build calls and inlines, through the same inline
+#                chains, what the non-rt build of the same version does,
+#                up to the differences module/port/<series>/rt.txt lists
+#                for the rt build's config (scripts/calls-diff.py)
 #   module       the port compiles for it, warning-free (its headers, its
 #                own kernel/sched/*.h from its linux-source, the variants;
 #                one object, module/port/<series>/enqueue.o, as fairlab.ko
@@ -37,7 +43,8 @@
 # the build's line of module/port/<series>/builds.tsv instead (make
 # port-check-all).  Fetches what it needs with scripts/fetch-build.sh (about
 # 1 GB for the -dbg) and runs surface.py and layout.py on the vmlinux,
-# keeping their results in .cache/port-check/KREL/; --no-dbg does neither
+# keeping their results in .cache/port-check/KREL/ (an rt build: also
+# calls.py on it and on its non-rt build); --no-dbg does none of it
 # (the build is undecided, exit 2, when their results are not there yet).  Takes 2-4 minutes per build (1-2 with the
 # vmlinux facts cached).
 #
@@ -57,7 +64,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--row) row=1; shift ;;
 	--no-dbg) fetch=0; shift ;;
-	-h|--help) sed -n '3,41p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,53p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "port-check: unknown option $1 (see --help)" >&2; exit 2 ;;
 	*) break ;;
 	esac
@@ -131,12 +138,18 @@ fi
 while IFS='=' read -r opt want; do
 	case $opt in ''|'#'*) continue ;; esac
 	have=$(sed -n "s/^$opt=//p" "$kdir/.config")
-	[ "${have:-n}" = "$want" ] || refuse "config: $opt=${have:-n}, port $series needs $opt=$want"
+	# VALUE|VALUE: the port serves either (its code has the kernel's #ifdef)
+	case "|$want|" in *"|${have:-n}|"*) ;;
+	*) refuse "config: $opt=${have:-n}, port $series needs $opt=${want//|/ or }" ;;
+	esac
 done <"$pdir/config.txt"
 
 # fingerprints
 src=$cache/src-$krel
-[ -f "$src/kernel/sched/fair.c" ] || getpart source || true
+# (a link to another tree than the version's linux-source is re-made)
+if [ ! -f "$src/kernel/sched/fair.c" ] || { [ -L "$src" ] && [ "$(readlink "$src")" != "src/$pkgver" ]; }; then
+	getpart source || true
+fi
 [ -f "$src/kernel/sched/fair.c" ] || { echo "port-check: no linux-source of $krel at $src (scripts/fetch-build.sh $krel source)" >&2; exit 2; }
 if ! fp=$($py "$top/scripts/fingerprint.py" "$src" "$pdir/mirrors.txt" \
 	--known "$pdir/fingerprints.txt" --ref "$cache/src-$refkrel" 2>"$work/fingerprint.err"); then
@@ -180,6 +193,35 @@ if ! why=$($py "$top/scripts/surface-shape.py" "$work/surface.txt" "$pdir/surfac
 	refuse "$why"
 fi
 
+# rt: the replaced functions' calls and inlined subroutines against the
+# non-rt build of the same version (its linux-source is the same; the rt
+# featureset's own changes show up here), up to module/port/<series>/rt.txt
+case $krel in
+*-rt-*)
+	how=dbg+rt
+	nonrt=${krel/-rt-/-}
+	calls() { # krel vmlinux: its calls.py facts of $funcs, cached
+		local c=$cache/port-check/$1/calls.txt want
+		want="# functions: $(echo $funcs)"
+		mkdir -p "$cache/port-check/$1"
+		if [ "$(head -n1 "$c" 2>/dev/null)" != "$want" ]; then
+			[ $fetch = 1 ] || { echo "port-check: $krel: calls.py result of $1 not in $c (--no-dbg)" >&2; exit 2; }
+			[ -s "$2" ] || "$top/scripts/fetch-build.sh" --pkgver "$pkgver" "$1" dbg >&2 || true
+			[ -s "$2" ] || { echo "port-check: no -dbg vmlinux of $1 at $2 (scripts/fetch-build.sh $1 dbg)" >&2; exit 2; }
+			say "calls.py $1 (1-3 minutes)"
+			{ echo "$want"; nice -n 10 $py "$top/scripts/calls.py" "$2" $funcs; } >"$c.tmp"
+			mv -f "$c.tmp" "$c"
+		fi
+	}
+	calls "$nonrt" "$cache/dbg/vmlinux-$nonrt"
+	calls "$krel" "$vmlinux"
+	if ! why=$($py "$top/scripts/calls-diff.py" "$cache/port-check/$nonrt/calls.txt" \
+		"$work/calls.txt" "$pdir/rt.txt" "$kdir/.config"); then
+		refuse "$why"
+	fi
+	;;
+esac
+
 # module: compiled for this build with a candidate line, then its DWARF
 printf '%s\t%s\tserved\t-\t%s\t%s\t%s\t%s\t%s\t%s\n' "$krel" "$pkgver" "$upstream" "$how" \
 	"$variants" "$uts" "$sizes" "$writes" >"$work/row.tsv"
@@ -210,6 +252,16 @@ $py "$top/scripts/layout.py" --cu "port/$series/" "$out/$obj" >"$work/layout-ko.
 if ! why=$($py - "$work/layout-ko.txt" "$work/layout.txt" <<'EOF'
 import sys
 ko = [l.split() for l in open(sys.argv[1]) if not l.startswith("ksize")]
+# a sched_feat bit the module's kernel/sched/features.h (linux-source)
+# lacks and its compat.h inserts (rt featureset): shift the later bits
+ins = {w[1][len("__FL_SCHED_FEAT_INSERT_"):]: int(w[2]) for w in ko
+       if w[0] == "enum" and w[1].startswith("__FL_SCHED_FEAT_INSERT_")}
+ko = [w for w in ko if not (w[0] == "enum" and w[1].startswith("__FL_"))]
+for name, at in ins.items():
+    for w in ko:
+        if w[0] == "enum" and int(w[2]) >= at:
+            w[2] = str(int(w[2]) + 1)
+    ko.append(["enum", "__SCHED_FEAT_" + name, str(at)])
 vm = {}
 for l in open(sys.argv[2]):
     w = l.split()

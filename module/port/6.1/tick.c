@@ -79,6 +79,20 @@ static inline struct sched_entity *fl___pick_first_entity(struct cfs_rq *cfs_rq)
 	return rb_entry(left, struct sched_entity, run_node);
 }
 
+/*
+ * The reschedule entity_tick() and check_preempt_tick() ask for.  Mirrors
+ * 6.1.192 with Debian's rt featureset (rt-amd64, CONFIG_PREEMPT_LAZY from
+ * its PREEMPT_RT patches): there both call resched_curr_lazy(), which sets
+ * TIF_NEED_RESCHED_LAZY so a preemptible-in-RT (sleeping-lock) section is
+ * not preempted for a mere fairness tick, where the other flavours call
+ * resched_curr().  port-check compares the calls (module/port/6.1/rt.txt).
+ */
+#ifdef CONFIG_PREEMPT_LAZY
+#define fl_tick_resched_curr	FL_VM(resched_curr_lazy)
+#else
+#define fl_tick_resched_curr	FL_VM(resched_curr)
+#endif
+
 /* fair.c: Preempt the current task with a newly woken task if needed */
 static inline void
 fl_check_preempt_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr)
@@ -90,7 +104,7 @@ fl_check_preempt_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr)
 	ideal_runtime = FL_VM(sched_slice)(cfs_rq, curr);
 	delta_exec = curr->sum_exec_runtime - curr->prev_sum_exec_runtime;
 	if (delta_exec > ideal_runtime) {
-		FL_VM(resched_curr)(rq_of(cfs_rq));
+		fl_tick_resched_curr(rq_of(cfs_rq));
 		/*
 		 * The current task ran long enough, ensure it doesn't get
 		 * re-elected due to buddy favours.
@@ -114,7 +128,7 @@ fl_check_preempt_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr)
 		return;
 
 	if (delta > ideal_runtime)
-		FL_VM(resched_curr)(rq_of(cfs_rq));
+		fl_tick_resched_curr(rq_of(cfs_rq));
 }
 
 /* fair.c (CONFIG_SCHED_HRTICK) */
@@ -137,7 +151,7 @@ fl_entity_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr, int queued)
 	 * validating it and just reschedule.
 	 */
 	if (queued) {
-		FL_VM(resched_curr)(rq_of(cfs_rq));
+		fl_tick_resched_curr(rq_of(cfs_rq));
 		return;
 	}
 	/*

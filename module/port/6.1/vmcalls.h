@@ -18,6 +18,7 @@
 #define FAIRLAB_PORT61_VMCALLS_H
 
 #include <linux/static_call.h>
+#include "vmcalls_config.h"	/* FL_VM_CALLS_NUMA, FL_VM_CALLS_LAZY */
 
 #define FL_VM_CALLS(X)							\
 	/* fair.c statics, out of line (t) in vmlinux */		\
@@ -35,7 +36,7 @@
 	X(throttle_cfs_rq, bool (struct cfs_rq *))			\
 	X(sched_slice, u64 (struct cfs_rq *, struct sched_entity *))	\
 	X(task_h_load, unsigned long (struct task_struct *))		\
-	X(task_scan_start, unsigned int (struct task_struct *))	\
+	FL_VM_CALLS_NUMA(X)						\
 	X(cpu_util_next, unsigned long (int, struct task_struct *, int)) \
 	/* pelt.c, core.c, stats.c, printk: global (T), not exported */	\
 	X(__update_load_avg_se, typeof(__update_load_avg_se))		\
@@ -44,6 +45,7 @@
 	X(update_dl_rq_load_avg, typeof(update_dl_rq_load_avg))	\
 	X(update_rq_clock, typeof(update_rq_clock))			\
 	X(resched_curr, typeof(resched_curr))				\
+	FL_VM_CALLS_LAZY(X)						\
 	X(sched_can_stop_tick, typeof(sched_can_stop_tick))		\
 	X(call_trace_sched_update_nr_running,				\
 	  typeof(call_trace_sched_update_nr_running))			\

@@ -443,6 +443,7 @@ struct sched_group *fl_sched_balance_find_dst_group(struct sched_domain *sd,
 	case FL_GROUP_HAS_SPARE:
 		if (sd->flags & SD_NUMA) {
 			int imb_numa_nr = sd->imb_numa_nr;
+#ifdef CONFIG_NUMA_BALANCING
 			int idlest_cpu;
 			/*
 			 * If there is spare capacity at NUMA, try to select
@@ -454,6 +455,7 @@ struct sched_group *fl_sched_balance_find_dst_group(struct sched_domain *sd,
 			idlest_cpu = cpumask_first(sched_group_span(idlest));
 			if (cpu_to_node(idlest_cpu) == p->numa_preferred_nid)
 				return idlest;
+#endif /* CONFIG_NUMA_BALANCING */
 			/*
 			 * Otherwise, keep the task close to the wakeup source
 			 * and improve locality if the number of running tasks
@@ -489,6 +491,6 @@ struct sched_group *fl_sched_balance_find_dst_group(struct sched_domain *sd,
 		break;
 	}
 
-	BUILD_BUG_ON(!IS_ENABLED(CONFIG_NUMA) || !IS_ENABLED(CONFIG_NUMA_BALANCING));
+	BUILD_BUG_ON(!IS_ENABLED(CONFIG_NUMA));
 	return idlest;
 }

@@ -77,6 +77,21 @@ void fl_set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 	se->prev_sum_exec_runtime = se->sum_exec_runtime;
 }
 
+/*
+ * The reschedule entity_tick() asks for on a queued (hrtick) tick.  Mirrors
+ * 6.12.117 with Debian's rt featureset (rt-amd64, CONFIG_PREEMPT_LAZY, the
+ * lazy preemption of its PREEMPT_RT patches, upstream since 6.13): there
+ * it calls resched_curr_lazy(), which sets TIF_NEED_RESCHED_LAZY (honoured
+ * at the next tick or return to user) instead of TIF_NEED_RESCHED.  The
+ * other flavours call resched_curr().  port-check compares the calls
+ * (module/port/6.12/rt.txt).
+ */
+#ifdef CONFIG_PREEMPT_LAZY
+#define fl_tick_resched_curr	FL_VM(resched_curr_lazy)
+#else
+#define fl_tick_resched_curr	FL_VM(resched_curr)
+#endif
+
 /* fair.c (CONFIG_SCHED_HRTICK) */
 static inline void
 fl_entity_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr, int queued)
@@ -97,7 +112,7 @@ fl_entity_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr, int queued)
 	 * validating it and just reschedule.
 	 */
 	if (queued) {
-		FL_VM(resched_curr)(rq_of(cfs_rq));
+		fl_tick_resched_curr(rq_of(cfs_rq));
 		return;
 	}
 	/*

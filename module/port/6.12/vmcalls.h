@@ -18,6 +18,7 @@
 #define FAIRLAB_PORT612_VMCALLS_H
 
 #include <linux/static_call.h>
+#include "vmcalls_config.h"	/* FL_VM_CALLS_NUMA, FL_VM_CALLS_LAZY */
 
 #define FL_VM_CALLS(X)							\
 	/* fair.c statics, out of line (t) in vmlinux */		\
@@ -27,7 +28,7 @@
 	X(__dequeue_entity, void (struct cfs_rq *, struct sched_entity *)) \
 	X(task_h_load, unsigned long (struct task_struct *))		\
 	X(cpu_util, unsigned long (int, struct task_struct *, int, int)) \
-	X(task_scan_start, unsigned int (struct task_struct *))	\
+	FL_VM_CALLS_NUMA(X)						\
 	X(place_entity, void (struct cfs_rq *, struct sched_entity *, int)) \
 	X(__enqueue_entity, void (struct cfs_rq *, struct sched_entity *)) \
 	X(__account_cfs_rq_runtime, void (struct cfs_rq *, u64))	\
@@ -47,6 +48,7 @@
 	X(set_task_rq_fair, typeof(set_task_rq_fair))			\
 	X(update_other_load_avgs, typeof(update_other_load_avgs))	\
 	X(resched_curr, typeof(resched_curr))				\
+	FL_VM_CALLS_LAZY(X)						\
 	X(cpu_util_cfs, typeof(cpu_util_cfs))				\
 	X(__update_stats_wait_end, typeof(__update_stats_wait_end))	\
 	X(__update_stats_wait_start, typeof(__update_stats_wait_start))	\

@@ -21,6 +21,7 @@
 
 #include <linux/sched/cputime.h>	/* sched.h needs it first */
 #include <linux/static_call.h>
+#include <linux/version.h>		/* LINUX_VERSION_CODE: the rt feature bit */
 #include <linux/mmu_context.h>		/* 6.12's sched.h: switch_mm_cid() & co */
 
 /*
@@ -68,10 +69,29 @@ extern struct fl_vmlinux fl_vm;
 #undef raw_rq
 #define raw_rq()		raw_cpu_ptr(fl_vm.runqueues)
 
+/*
+ * 6.1 with Debian's rt featureset (rt-amd64, CONFIG_PREEMPT_LAZY): its
+ * features.h has one bit linux-source's lacks, SCHED_FEAT(PREEMPT_LAZY,
+ * true) right after TTWU_QUEUE, so every later bit is one higher in that
+ * kernel (its vmlinux's DWARF).  The enumerator below records the insertion
+ * in the module's DWARF; port-check's layout step applies it to the
+ * module's bits and then compares every bit with the vmlinux's.
+ */
+#if defined(CONFIG_PREEMPT_LAZY) && LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+enum fl_sched_feat_insert {
+	__FL_SCHED_FEAT_INSERT_PREEMPT_LAZY = __SCHED_FEAT_TTWU_QUEUE + 1,
+};
+#define fl_sched_feat_bit(b) \
+	((b) + ((b) >= (int)__FL_SCHED_FEAT_INSERT_PREEMPT_LAZY))
+#else
+#define fl_sched_feat_bit(b)	(b)
+#endif
+
 /* The features bitmap is kept in step with sched_feat_keys by the kernel. */
 #undef sched_feat
 #define sched_feat(x) \
-	(!!(READ_ONCE(*fl_vm.sysctl_sched_features) & (1UL << __SCHED_FEAT_##x)))
+	(!!(READ_ONCE(*fl_vm.sysctl_sched_features) & \
+	    (1UL << fl_sched_feat_bit(__SCHED_FEAT_##x))))
 
 #define fl_root_task_group	(fl_vm.root_task_group)
 

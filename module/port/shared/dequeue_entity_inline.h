@@ -16,12 +16,17 @@
 
 #include "fair_inline.h"	/* fl_se_is_idle(), fl_update_stats_wait_end_fair() */
 
+#ifdef CONFIG_NUMA_BALANCING
 /* fair.c (CONFIG_NUMA_BALANCING) */
 static inline void fl_account_numa_dequeue(struct rq *rq, struct task_struct *p)
 {
 	rq->nr_numa_running -= (p->numa_preferred_nid != NUMA_NO_NODE);
 	rq->nr_preferred_running -= (p->numa_preferred_nid == task_node(p));
 }
+#else
+/* fair.c (no CONFIG_NUMA_BALANCING: rt-amd64) */
+static inline void fl_account_numa_dequeue(struct rq *rq, struct task_struct *p) { }
+#endif
 
 /* fair.c */
 static inline void

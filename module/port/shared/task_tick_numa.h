@@ -14,6 +14,7 @@
 #include "port.h"		/* compat.h: sched.h; vmcalls.h */
 #include <linux/task_work.h>
 
+#ifdef CONFIG_NUMA_BALANCING
 /* fair.c (CONFIG_NUMA_BALANCING): Drive the periodic memory faults.. */
 static inline void fl_task_tick_numa(struct rq *rq, struct task_struct *curr)
 {
@@ -44,5 +45,9 @@ static inline void fl_task_tick_numa(struct rq *rq, struct task_struct *curr)
 			task_work_add(curr, work, TWA_RESUME);
 	}
 }
+#else
+/* fair.c (no CONFIG_NUMA_BALANCING: rt-amd64) */
+static inline void fl_task_tick_numa(struct rq *rq, struct task_struct *curr) { }
+#endif
 
 #endif /* FAIRLAB_PORT_TASK_TICK_NUMA_H */

@@ -3,7 +3,9 @@
 #
 # Issue 13, item 2: the work done with interrupts off stays bounded however
 # many task groups exist.  An unprivileged user (fl) makes TG_AUTOGROUPS
-# (5000) autogroups, one "setsid sleep" per session; then, under the
+# (5000) autogroups, one "setsid sleep" per session; on a kernel without
+# autogroups (CONFIG_SCHED_AUTOGROUP=n: 6.12's rt-amd64) the scenario makes
+# as many cpu-controller cgroups (tg/many/gN) instead; then, under the
 # fork/exec load of the tg scenarios, tg policy switches (each a resync of
 # every group on every CPU) and audits (the audit file and audit_emit).
 #  - the audit is exact (tg->load_avg == sum of contribs) for every group,
@@ -28,6 +30,16 @@ autogroups() {
 	awk -v m=$AUTO_MIN '!/^#/ && $1 >= m { n++ } END { print n + 0 }' \
 		$FLK/audit
 }
+# the groups made here: autogroups, or the cgroups under tg/many
+if tg_has_autogroup; then
+	kind=autogroups
+	made() { autogroups; }
+else
+	kind="cgroups (no autogroups in this kernel)"
+	# the audit names a group by its id: a cgroup's is below AUTO_MIN
+	cgroups() { awk -v m=$AUTO_MIN '!/^#/ && $1 < m { n++ } END { print n + 0 }' $FLK/audit; }
+	made() { echo $(($(cgroups) - cg_base)); }
+fi
 hold() { awk -v k="$1" -v n="$2" -v c="$3" '$1 == k && $2 == n { print $c }' $FLK/stats; }
 
 load_mod fairlab_trace || exit 1
@@ -44,12 +56,27 @@ while [ $i -lt $1 ]; do
 	i=$((i + 1))
 done
 EOS
+cat >/tmp/cgroups.sh <<'EOS'
+i=0
+while [ $i -lt $1 ]; do
+	mkdir /sys/fs/cgroup/tg/many/g$i || exit 1
+	i=$((i + 1))
+done
+EOS
+if ! tg_has_autogroup; then
+	check "cgroup tg/many" sh -c "mkdir $CG/tg/many && echo +cpu >$CG/tg/many/cgroup.subtree_control"
+	cg_base=$(cgroups)
+fi
 t0=$(up)
-check "user fl starts $TG_AUTOGROUPS sessions" run_as_user sh /tmp/sessions.sh "$TG_AUTOGROUPS"
-wait_for 300 eval '[ "$(autogroups)" -ge "$TG_AUTOGROUPS" ]'
-n=$(autogroups)
-log "$n autogroups after $(since "$t0") s; $(grep -E 'MemFree|Slab' /proc/meminfo | tr -s ' ' | tr '\n' ' ')"
-check "at least $TG_AUTOGROUPS autogroups ($n)" test "$n" -ge "$TG_AUTOGROUPS"
+if tg_has_autogroup; then
+	check "user fl starts $TG_AUTOGROUPS sessions" run_as_user sh /tmp/sessions.sh "$TG_AUTOGROUPS"
+else
+	check "$TG_AUTOGROUPS cpu cgroups made" sh /tmp/cgroups.sh "$TG_AUTOGROUPS"
+fi
+wait_for 300 eval '[ "$(made)" -ge "$TG_AUTOGROUPS" ]'
+n=$(made)
+log "$n $kind after $(since "$t0") s; $(grep -E 'MemFree|Slab' /proc/meminfo | tr -s ' ' | tr '\n' ' ')"
+check "at least $TG_AUTOGROUPS $kind ($n)" test "$n" -ge "$TG_AUTOGROUPS"
 
 tg_load 40
 sleep 2
@@ -85,8 +112,12 @@ check "audit holds: >= $groups / $audit_batch per audit ($(hold lockhold audit 3
 log "irqs off per hold: resync $(hold lockhold_ns resync 3) ns / $(hold lockhold resync 3) holds (max $(hold lockhold_max resync 4) ns), audit $(hold lockhold_ns audit 3) ns / $(hold lockhold audit 3) holds (max $(hold lockhold_max audit 4) ns); $cpus CPUs"
 
 assert_dmesg_lacks "rcu_sched self-detected stall|rcu: INFO|soft lockup|hard LOCKUP|hung_task|blocked for more than"
-run_as_user kill -KILL -1
-wait_for 60 eval '[ "$(autogroups)" -lt 100 ]'
+if tg_has_autogroup; then
+	run_as_user kill -KILL -1
+	wait_for 60 eval '[ "$(autogroups)" -lt 100 ]'
+else
+	rmdir /sys/fs/cgroup/tg/many/g* /sys/fs/cgroup/tg/many
+fi
 echo stock >$TGP
 unload_lp fairlab
 unload_mod fairlab_trace

@@ -1,0 +1,92 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""What each replaced function of a kernel build calls and inlines, from
+its debug vmlinux (kernel/sched/fair.c's DWARF and the function's code).
+
+usage: scripts/calls.py [--help] VMLINUX FUNCTION...
+
+For each FUNCTION (an out-of-line function of kernel/sched/fair.c, as a
+port's port.c lists them), prints one line per fact, sorted, duplicates
+merged:
+
+  FUNCTION CHAIN inline NAME   an inlined copy of NAME, reached through
+                               CHAIN (FUNCTION>inlined>...>NAME's caller)
+  FUNCTION CHAIN call NAME     a call or tail jump to the text symbol NAME
+                               from code DWARF attributes to CHAIN (the
+                               innermost inlined subroutine holding it)
+
+Addresses, offsets, line numbers and how often a fact occurs are left out,
+so two builds of one source compiled with different configurations give
+the same lines where the function's source and its inlined callees'
+sources did the same.  scripts/port-check.sh compares an rt-amd64 build's
+lines with those of the non-rt build of the same version (module/port/
+<series>/rt.txt lists the differences the port follows).  Needs
+python3-pyelftools and objdump; about a minute per vmlinux.
+
+example:
+  scripts/calls.py .cache/dbg/vmlinux-6.1.0-57-rt-amd64 task_tick_fair
+"""
+import argparse
+import importlib.util
+import os
+import re
+import sys
+
+here = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location("surface", os.path.join(here, "surface.py"))
+surface = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(surface)
+
+# a direct call or jump: "call   ffffffff81234567 <name>" (no +offset: a
+# symbol's start, so another function, not a branch inside this one)
+TARGET = re.compile(r"^(call|jmp)\w*\s+[0-9a-f]+ <([A-Za-z0-9_.$]+)>$")
+
+
+def main():
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n", 1)[1].split("\n\nexample")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        usage="scripts/calls.py [--help] VMLINUX FUNCTION...",
+        epilog="example:\n  scripts/calls.py .cache/dbg/vmlinux-6.1.0-57-rt-amd64 task_tick_fair")
+    ap.add_argument("vmlinux")
+    ap.add_argument("functions", nargs="+")
+    a = ap.parse_args()
+    with open(a.vmlinux, "rb") as fh:
+        elf = surface.ELFFile(fh)
+        if not elf.has_dwarf_info():
+            sys.exit("calls.py: error: %s has no DWARF (a -dbg vmlinux?)" % a.vmlinux)
+        cu = surface.find_cu(elf.get_dwarf_info(), surface.FAIR_CU)
+        if cu is None:
+            sys.exit("calls.py: error: no %s compile unit in %s" % (surface.FAIR_CU, a.vmlinux))
+        tree = surface.CUTree(elf.get_dwarf_info(), cu)
+    byname = {}
+    for n in tree.concrete:
+        byname.setdefault(n.name, []).append(n)
+    out = set()
+    for f in a.functions:
+        nodes = byname.get(f)
+        if not nodes:
+            sys.exit("calls.py: error: %s: no out-of-line %s in %s" % (a.vmlinux, f, surface.FAIR_CU))
+        for node in nodes:
+            stack = [(node, f)]
+            while stack:
+                n, chain = stack.pop()
+                for c in n.children:
+                    if c.tag == "DW_TAG_inlined_subroutine":
+                        out.add("%s %s inline %s" % (f, chain, c.name))
+                        stack.append((c, chain + ">" + c.name))
+                    else:
+                        stack.append((c, chain))
+            for lo, hi in node.ranges:
+                for addr, text in surface.objdump(a.vmlinux, lo, hi):
+                    m = TARGET.match(" ".join(text.split()))
+                    if not m or m.group(2) == f:
+                        continue
+                    chain = ">".join(x.name for x in tree.innermost(addr))
+                    out.add("%s %s call %s" % (f, chain or f, m.group(2)))
+    for line in sorted(out):
+        print(line)
+
+
+if __name__ == "__main__":
+    main()

@@ -45,8 +45,9 @@ static void help(FILE *f)
 "                        shares_err_mean_pct; when the recordings have tg_read\n"
 "                        records), against writes/s; the Pareto frontier (no\n"
 "                        segment has fewer writes and less error) joined,\n"
-"                        labelled and named under each panel; errors on log\n"
-"                        axes, 0 drawn at the floor the axis names\n"
+"                        numbered by increasing writes and named under each\n"
+"                        panel; errors on log axes, 0 drawn at the floor the\n"
+"                        axis names\n"
 "Policy switches are marked on the time series.  The data (STEM.series.tsv,\n"
 "STEM.segments.tsv, STEM.switches.tsv, STEM.hist-err.tsv, STEM.hist-shares.tsv, pareto.tsv, pareto-front-e.tsv, pareto-front-s.tsv) and\n"
 "the script (plots.gp) stay in DIR.\n"
@@ -86,7 +87,8 @@ struct pareto_pt {
 	double writes_per_s, err_mean, err_p99, switches_per_s;
 	double shares_mean;	/* shares_err_mean_pct (% of tg->shares); NAN: no reads */
 	bool front_e, front_s;	/* on the Pareto frontier of writes and |E| / shares */
-	int lab_e, lab_s;	/* its frontier label: 0 none, 1 above, 2 below the point */
+	int lab_e, lab_s;	/* its number on the frontier by increasing writes, the
+				 * label (odd above, even below the point); 0 off it */
 };
 
 struct plot_file {
@@ -434,9 +436,10 @@ static int next_front(const struct pareto_pt *pts, int n, bool shares, double la
 }
 
 /*
- * Frontier labels alternate above and below their points, by increasing
- * writes: along a frontier the error falls as writes grow, so neighbours
- * sit close on both axes and labels on one side would overprint.
+ * Frontier points are numbered by increasing writes, and the numbers are
+ * their labels (the note under the panel names each): along a frontier the
+ * error falls as writes grow, so neighbours sit close on both axes and
+ * names would overprint.  Odd numbers go above their points, even below.
  */
 static void frontier_labels(struct pareto_pt *pts, int n, bool shares)
 {
@@ -448,7 +451,7 @@ static void frontier_labels(struct pareto_pt *pts, int n, bool shares)
 		/* points of equal writes: one label each, on alternate sides too */
 		for (i = 0; i < n; i++)
 			if ((shares ? pts[i].front_s : pts[i].front_e) && pts[i].writes_per_s == last)
-				*(shares ? &pts[i].lab_s : &pts[i].lab_e) = 1 + rank++ % 2;
+				*(shares ? &pts[i].lab_s : &pts[i].lab_e) = ++rank;
 	}
 }
 
@@ -498,24 +501,27 @@ static void policy_words(const struct pareto_pt *pts, int n, char *buf, size_t l
 	}
 }
 
-/* "a (file #1), b (file #2)": the points on one frontier, by writes. */
+/* "1 a, 2 b": the points on one frontier by their numbers (increasing writes). */
 static void frontier_names(const struct pareto_pt *pts, int n, bool shares,
 			   char *buf, size_t len)
 {
 	size_t used = 0;
-	int i;
+	int i, r;
 
 	buf[0] = '\0';
-	for (i = 0; i < n; i++)
-		if ((shares ? pts[i].front_s : pts[i].front_e) && used + 80 < len)
-			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
-						 pts[i].tg_policy);
+	for (r = 1; r <= n; r++)
+		for (i = 0; i < n; i++)
+			if ((shares ? pts[i].lab_s : pts[i].lab_e) == r && used + 80 < len)
+				/* four a line: the note must fit under its panel */
+				used += (size_t)snprintf(buf + used, len - used, "%s%d %s",
+							 r == 1 ? "" : r % 4 == 1 ? ",\\n" : ", ",
+							 r, pts[i].tg_policy);
 }
 
 /*
  * One panel: error column @ecol of pareto.tsv against writes/s, one
  * colour and marker per policy (the legend), the frontier (flag column
- * @fcol) joined and labelled, the others named by the legend only.  The
+ * @fcol, its number) joined and numbered, the others named by the legend.  The
  * error on a log axis, so that small errors do not crowd the bottom: an
  * error below @floor (0 included: force's |E|) is drawn at @floor, which
  * the axis label names.
@@ -524,16 +530,16 @@ static void script_panel(FILE *gp, int ecol, int fcol, const char *ylabel,
 			 const char *front, const char *frontfile, double floor)
 {
 	fprintf(gp,
-		"set ylabel '%s; below %g drawn at %g)'\nset logscale y\nF = %g\n"
-		"set label 1 'Pareto frontier (no segment has fewer writes and less error): %s' at graph 0, graph -0.16 font ',9'\n"
+		"set ylabel '%s; 0 drawn at %g)'\nset logscale y\nF = %g\n"
+		"set label 1 \"Pareto frontier (no segment has fewer writes and less error),\\nnumbered by increasing writes: %s\" at graph 0, graph -0.24 font ',9'\n"
 		"plot for [i=1:words(pols)] 'pareto.tsv' using (strcol(3) eq word(pols, i) ? $5 : NaN):($%d < F ? F : $%d) "
 		"with points lc rgb word(cols, (i - 1) %% words(cols) + 1) pt (i - 1) %% 13 + 4 ps 1.6 title word(pols, i), \\\n"
 		"     '%s' using 1:($2 < F ? F : $2) with lines dt 2 lw 1.5 lc rgb '#555555' title 'Pareto frontier', \\\n"
-		"     'pareto.tsv' using ($%d == 1 ? $5 : NaN):($%d < F ? F : $%d):3 with labels offset char 1,0.8 left font ',9' notitle, \\\n"
-		"     'pareto.tsv' using ($%d == 2 ? $5 : NaN):($%d < F ? F : $%d):3 with labels offset char 1,-0.9 left font ',9' notitle\n"
+		"     'pareto.tsv' using ($%d > 0 && int($%d) %% 2 == 1 ? $5 : NaN):($%d < F ? F : $%d):(sprintf('%%d', int($%d))) with labels offset char 0.8,0.8 left font ',10' notitle, \\\n"
+		"     'pareto.tsv' using ($%d > 0 && int($%d) %% 2 == 0 ? $5 : NaN):($%d < F ? F : $%d):(sprintf('%%d', int($%d))) with labels offset char 0.8,-0.9 left font ',10' notitle\n"
 		"unset label 1\n",
-		ylabel, floor, floor, floor, front, ecol, ecol, frontfile,
-		fcol, ecol, ecol, fcol, ecol, ecol);
+		ylabel, floor, floor, front, ecol, ecol, frontfile,
+		fcol, fcol, ecol, ecol, fcol, fcol, fcol, ecol, ecol, fcol);
 }
 
 static void script_pareto(FILE *gp, const struct pareto_pt *pts, int n)
@@ -559,7 +565,7 @@ static void script_pareto(FILE *gp, const struct pareto_pt *pts, int n)
 			"cols = '#1f77b4 #d62728 #2ca02c #ff7f0e #9467bd #8c564b #e377c2 #17becf #bcbd22 #000000 #7f7f7f #aec7e8'\n"
 			"set key outside right top box title 'tg policy' noenhanced\n"
 			"set xlabel 'writes (1/s)'\n"
-			"set bmargin 6\n"
+			"set bmargin 10\n"
 			"set offsets 0, graph 0.15, graph 0.05, 0\n"
 			"%s\n",
 			t ? (shares ? "svg size 1500,620 noenhanced" : "svg size 1000,620 noenhanced") :

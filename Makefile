@@ -114,7 +114,7 @@ check-builds: userspace
 	@tests/vm/check-builds.sh $(BUILDS)
 
 # tg-stress with the 20 load/switch/unpatch/unload cycles on 6.1 (make
-# check runs 8 of them); about 12 minutes of one core
+# check runs 5 of them); about 12 minutes of one core
 check-stress: modules smoke-modules userspace
 	$(call need,vm)
 	@FAIRLAB_TEST_APPEND=TG_CYCLES=20 tests/run.sh --vm-only tg-stress

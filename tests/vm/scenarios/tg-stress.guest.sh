@@ -19,7 +19,7 @@
 # RCU-tasks grace periods at unpatch ~5 s; two transitions), so the 20
 # cycles take 7-12 minutes; run-scenario.sh's default single-threaded TCG
 # is what makes 20 text-patching cycles safe (see --tcg there).  make check
-# runs 8 of them (its 45-minute budget); `make check-stress` runs the 20
+# runs 5 of them (its 45-minute budget); `make check-stress` runs the 20
 # (TG_CYCLES=20 through FAIRLAB_TEST_APPEND).  A shorter run: --append
 # TG_CYCLES=3.  Now and then the kernel's
 # livepatch core warns at kernel/livepatch/patch.c:98 during a transition
@@ -58,7 +58,7 @@ esac
 . "$FL_LIB"
 . /fairlab/tests/vm/tg-check/workload.sh
 case $(uname -r) in
-6.1.*)	: "${TG_SWITCHES:=500}" "${TG_CYCLES:=8}" ;;
+6.1.*)	: "${TG_SWITCHES:=500}" "${TG_CYCLES:=5}" ;;
 *)	: "${TG_SWITCHES:=500}" "${TG_CYCLES:=0}" ;;	# see the head comment
 esac
 POLICIES="stock force nonzero relative:8 turner1 turner2 fixed:64 log2:8

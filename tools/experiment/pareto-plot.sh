@@ -62,9 +62,10 @@ numbered() {
 }
 vd=$res/verdict.txt vl=$res/verdict-load.txt
 [ -s "$vl" ] || vl=$vd
-shares=$(awk -F'\t' '$8 != "" { print 1; exit }' "$out/pareto-policies.tsv")
-# verdict.txt used |E| when some policy has no shares error: no shares row
-grep -q "error: the time-weighted mean shares error" "$vd" 2>/dev/null || shares=
+# the shares row when verdict.txt ranks by the shares error (it falls back
+# to |E| when some policy has none)
+shares=
+grep -q "error: the time-weighted mean shares error" "$vd" 2>/dev/null && shares=1
 front "$out/pareto-front-ws.tsv" 2 4 $(optimal "$vl" "by writes/s:")
 front "$out/pareto-front-wa.tsv" 6 4 $(optimal "$vl" "by writes per attempt:")
 if [ -n "$shares" ]; then

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The Secure Boot detector (tools/secureboot.c, tools/test/test_secureboot.c)
+# The Secure Boot detector (tools/record/secureboot.c, tools/test/test_secureboot.c)
 # over fake sysfs/efivarfs trees, Secure Boot on and off.  ASan+UBSan build.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$top/build/asan/test-secureboot

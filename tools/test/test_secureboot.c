@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit test of the Secure Boot detector (tools/secureboot.c) against fake
+ * Unit test of the Secure Boot detector (tools/record/secureboot.c) against fake
  * sysfs/efivarfs trees: Secure Boot on and off, lockdown, enforced
  * signatures, no EFI at all, and the FAIRLAB_SYSROOT override.
  */

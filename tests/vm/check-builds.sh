@@ -13,11 +13,14 @@
 # Default: every build a port serves (module/port/*/kernel.conf and the
 # "served" lines of module/port/*/builds.tsv), the series taken in turn
 # (one build of each, then the next of each), so a run cut short has
-# reached every series.  Prints a progress line with an ETA after each
-# build and a table at the end (build, smoke and coverage verdicts with
-# their seconds, the seconds FAIRLAB_VM_WRAPPER kept them waiting, the
-# build's seconds in all, download, module builds and waits included),
-# then one line per failure naming its log; exits 1 if any step failed.  Logs and VM artifacts go to build/check-builds/<release>/.
+# reached every series.  While one build's VMs run, the next build is
+# downloaded and its modules built (the host's other core).  Prints a
+# progress line with an ETA after each build and a table at the end
+# (build, smoke and coverage verdicts with their seconds, the seconds
+# FAIRLAB_VM_WRAPPER kept them waiting, the build's seconds in all:
+# download, module builds, VM runs and waits), then one line per failure
+# naming its log; exits 1 if any step failed.  Logs and VM artifacts go
+# to build/check-builds/<release>/.
 #
 # Each step is bounded (FAIRLAB_FETCH_TIMEOUT, default 1200 s for the
 # downloads, 900 s for the module build; the scenarios have their own).
@@ -39,7 +42,7 @@ cd "$top" || exit 1
 CACHE=${CACHE:-$top/.cache}
 export CACHE
 
-case ${1:-} in -h|--help) sed -n '3,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1:-} in -h|--help) sed -n '3,37p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 builds=("$@")
 if [ ${#builds[@]} -eq 0 ]; then
 	# round robin over the ports' lists: the i-th build of each port in turn
@@ -89,6 +92,35 @@ scenario() {
 	bwait=$((bwait + vwait))
 }
 
+# prep KREL: what a build needs before its VMs (download, modules, the
+# probe module where the coverage scenario runs), into build/check-builds/
+# KREL/: prep.out holds "smoke cov" verdicts so far ("- -": ready), the
+# failure lines, and the seconds it took.  Runs in the background for the
+# next build while this one's VMs run, so the host's second core compiles
+# while the first emulates.
+prep() {
+	local k=$1 d=$outroot/$1 t0 why sm=- cv=- msg=
+	t0=$(date +%s)
+	rm -rf "$d" && mkdir -p "$d"
+	entries "$k" >"$d/.before"
+	why=$(fl_refusal "$k")
+	if [ -n "$why" ]; then
+		sm=refused msg="$k: not served: $why"
+		say "$msg"
+	elif ! timeout "$fetch_tmo" scripts/fetch-build.sh "$k" image headers source >"$d/fetch.log" 2>&1; then
+		sm="FAIL(fetch)" msg="$k: fetch: $(tail -n1 "$d/fetch.log") (${d#"$top"/}/fetch.log)"
+	elif ! timeout 900 scripts/build-kmod.sh "$k" >"$d/build.log" 2>&1; then
+		sm="FAIL(build)" msg="$k: module build: $(tail -n1 "$d/build.log") (${d#"$top"/}/build.log)"
+	elif [ -n "$(fl_build_writes "$k")" ] || [ -n "$(fl_port_of "$k")" ]; then
+		KREL=$k timeout 900 tests/vm/build-probe-module.sh >"$d/probe-build.log" 2>&1 ||
+			cv="FAIL(build)" msg="$k: probe module build: $(tail -n1 "$d/probe-build.log") (${d#"$top"/}/probe-build.log)"
+	else
+		cv=none
+	fi
+	printf '%s %s %s\n%s\n' "$sm" "$cv" "$(( $(date +%s) - t0 ))" "$msg" >"$d/prep.out.tmp"
+	mv "$d/prep.out.tmp" "$d/prep.out"
+}
+
 t_start=$(date +%s)
 n=${#builds[@]}
 rows=()
@@ -96,39 +128,35 @@ fails=()
 failed=0
 waited=0
 i=0
+prep "${builds[0]}" &
+prep_pid=$!
 for k in "${builds[@]}"; do
 	i=$((i + 1))
-	t0=$(date +%s)
 	d=$outroot/$k
-	rm -rf "$d" && mkdir -p "$d"
-	before=$(entries "$k")
-	smoke=- cov=- ssecs=- csecs=- bwait=0
-	why=$(fl_refusal "$k")
-	if [ -n "$why" ]; then
-		smoke="refused"
-		fails+=("$k: not served: $why")
-		say "$k: not served: $why"
-	elif ! timeout "$fetch_tmo" scripts/fetch-build.sh "$k" image headers source >"$d/fetch.log" 2>&1; then
-		smoke="FAIL(fetch)"
-		fails+=("$k: fetch: $(tail -n1 "$d/fetch.log") (${d#"$top"/}/fetch.log)")
-	elif ! timeout 900 scripts/build-kmod.sh "$k" >"$d/build.log" 2>&1; then
-		smoke="FAIL(build)"
-		fails+=("$k: module build: $(tail -n1 "$d/build.log") (${d#"$top"/}/build.log)")
-	else
+	wait "$prep_pid"
+	t0=$(date +%s)
+	# the next build's download and modules while this one's VMs run
+	if [ "$i" -lt "$n" ]; then
+		prep "${builds[$i]}" &
+		prep_pid=$!
+	fi
+	smoke=- cov=- ssecs=- csecs=- bwait=0 psecs=0
+	{ read -r smoke cov psecs; read -r msg; } <"$d/prep.out" || { smoke="FAIL(prep)" msg="$k: no prep result"; }
+	before=$(cat "$d/.before" 2>/dev/null)
+	[ -n "$msg" ] && fails+=("$msg")
+	if [ "$smoke" = - ]; then
 		scenario "$k" smoke
 		smoke=$verdict ssecs=$vsecs
-		if [ -n "$(fl_build_writes "$k")" ] || [ -n "$(fl_port_of "$k")" ]; then
-			if KREL=$k timeout 900 tests/vm/build-probe-module.sh >"$d/probe-build.log" 2>&1; then
-				scenario "$k" surface-writes
-				cov=$verdict csecs=$vsecs
-			else
-				cov="FAIL(build)"
-				fails+=("$k: probe module build: $(tail -n1 "$d/probe-build.log") (${d#"$top"/}/probe-build.log)")
-			fi
+		if [ "$cov" = - ]; then
+			scenario "$k" surface-writes
+			cov=$verdict csecs=$vsecs
 		fi
 	fi
+	[ "$cov" = none ] && cov=-
 	case "$smoke $cov" in *FAIL*|*refused*) failed=$((failed + 1)) ;; esac
-	secs=$(( $(date +%s) - t0 ))
+	# its own seconds: its preparation (overlapping the previous build's
+	# VMs) and its VM runs with their waits
+	secs=$(( $(date +%s) - t0 + psecs ))
 	# shellcheck disable=SC2059
 	rows+=("$(printf "$rowfmt" "$k" "$smoke" "$ssecs" "$cov" "$csecs" "$bwait" "$secs")")
 	waited=$((waited + bwait))

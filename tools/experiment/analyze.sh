@@ -206,7 +206,7 @@ ipol=$(awk -F'\t' 'NR > 1 && $1 == "idlest" && !seen[$2]++ { print $2 }' "$tsv")
 if [ -n "$ipol" ]; then
 	{
 		printf '%-12s %4s  %-16s %-10s %-14s %-14s %5s\n' idlest_policy runs "decisions/s" "picked %" \
-			"hackbench/s*" "fork+exec/s*" lost
+			"metric A/s*" "metric B/s*" lost
 		for p in $ipol; do
 			mapfile -t f < <(files_of idlest "$p")
 			[ ${#f[@]} -gt 0 ] || continue
@@ -226,8 +226,9 @@ if [ -n "$ipol" ]; then
 		done
 		echo
 		echo "picked % = decisions where update_pick_idlest chose the candidate group (fairlab report);"
-		echo "* the workload's own throughput (\$FAIRLAB_METRICS).  make demo: measured in the guest, whose"
-		echo "4 vCPUs are in one node for this part."
+		echo "* the workload's own throughputs A and B (\$FAIRLAB_METRICS).  make demo: A = exec loop,"
+		echo "B = fork loop (aim9-style, demo/spawnloop.c), operations/s measured in the guest (8 vCPUs:"
+		echo "4 cores x 2 SMT threads)."
 	} >"$res/idlest.txt"
 	echo
 	cat "$res/idlest.txt"

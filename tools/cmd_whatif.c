@@ -104,6 +104,7 @@ FL_SHARED_MISS_HELP
 "  --idlest         the placement what-if instead: every recorded\n"
 "                   find_idlest_group() call under every idlest policy\n"
 "                   (fairlab whatif --idlest --help)\n"
+"  --by-type        with --idlest --csv: its table by group type\n"
 "\n"
 "examples:\n"
 "  fairlab whatif stock.dat\n"

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fa_engine_int.h"
+#include "fa_idlest.h"
 
 struct fa_engine *fa_engine_new(const struct fa_engine_cfg *cfg)
 {
@@ -261,6 +262,8 @@ static int process(struct fa_engine *e, const struct fa_event *ev)
 		return fa_on_tg_update(e, ev);
 	case FA_EV_PICK_IDLEST:
 		e->seg_has_records = true;
+		if (e->cfg.idlest && fa_idlest_feed(e->cfg.idlest, ev))
+			return -1;
 		return fa_on_pick_idlest(e, ev);
 	case FA_EV_POLICY_SWITCH:
 		return on_policy_switch(e, &ev->u.policy_switch);

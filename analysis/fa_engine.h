@@ -36,6 +36,7 @@
 
 struct fa_engine;
 struct fa_replay;
+struct fa_idlest_replay;
 
 /* One time bin of the whole trace (for plots). */
 struct fa_bin {
@@ -102,6 +103,8 @@ struct fa_engine_cfg {
 	enum fa_coh_miss coh_miss;
 	/* What-if replay fed with every tg_update (fa_replay.h), or NULL. */
 	struct fa_replay *replay;
+	/* Placement what-if fed with every pick_idlest (fa_idlest.h), or NULL. */
+	struct fa_idlest_replay *idlest;
 };
 
 struct fa_engine *fa_engine_new(const struct fa_engine_cfg *cfg);

@@ -13,9 +13,12 @@
 # /out/tg/recordings/tg-TAG-rN.dat and a row of throughput.tsv per run.
 # The workload (hackbench loop in web/a, stress-ng --fork/--exec as user
 # fl in batch/c, a sleeper in web/b) writes its own throughput to
-# $FAIRLAB_METRICS.  Then each idlest policy on a fork burst, the same way
-# (--idlest): /out/idlest/recordings/idlest-NAME-rN.dat.  The analysis runs
-# on the host (fairlab experiment --report-only).
+# $FAIRLAB_METRICS.  Then each idlest policy on aim9-style process
+# creation, the same way (--idlest): /tmp/spawn.sh, an exec loop then a
+# fork loop (build/spawnloop), each DEMO_SECS, their operations/s as the
+# two throughputs; /out/idlest/recordings/idlest-NAME-rN.dat, and the
+# sched domains and groups of the VM in /out/sched-domains.txt.  The
+# analysis runs on the host (fairlab experiment --report-only).
 #
 # Knobs (run-scenario.sh --append "K=V ..."; lists comma-separated):
 #   DEMO_ROUNDS=3  DEMO_SECS=3  DEMO_POLICIES=stock,force,...
@@ -23,7 +26,7 @@
 #   DEMO_WORKLOAD=/tmp/workload.sh: the tg experiment's CMD (sh SCRIPT SECS;
 #   make demo-scale's demo/scale.guest.sh sets its per-CPU workload here)
 # Progress lines on the console start with "# demo:".
-# fairlab-files: build/fairlab
+# fairlab-files: build/fairlab ?build/spawnloop
 . "$FL_LIB"
 : "${DEMO_ROUNDS:=3}"
 : "${DEMO_SECS:=3}"
@@ -75,6 +78,16 @@ echo "hackbench/stress-ng $hb $sn"
 rm -rf "$wl"
 EOS
 
+# /tmp/spawn.sh SECS: the idlest experiment's workload, aim9's exec_test
+# and fork_test (demo/spawnloop.c) one after the other; writes
+# "exec_ops_per_s fork_ops_per_s" to $FAIRLAB_METRICS.
+cat >/tmp/spawn.sh <<'EOS'
+ex=$(/fairlab/build/spawnloop exec "$1") || ex=nan
+fk=$(/fairlab/build/spawnloop fork "$1") || fk=nan
+[ -z "$FAIRLAB_METRICS" ] || echo "$ex $fk" >"$FAIRLAB_METRICS"
+echo "exec/fork $ex $fk"
+EOS
+
 # trace-cmd stores /proc/kallsyms in every file (megabytes); the fairlab
 # events hold no addresses, so it gets an empty one while recording.
 : >/tmp/no-kallsyms
@@ -115,10 +128,20 @@ if [ -n "$DEMO_POLICIES" ]; then
 	experiment tg --policies "$DEMO_POLICIES" --rounds "$DEMO_ROUNDS" -o "$FL_OUT/tg"
 	check "tg_policy restored to stock" test "$(cat $P/tg_policy)" = stock
 fi
-# update_pick_idlest policies on a fork burst
+# update_pick_idlest policies on aim9-style exec and fork loops
 if [ -n "$DEMO_IDLEST" ]; then
+	[ -x /fairlab/build/spawnloop ] || die "/fairlab/build/spawnloop missing (demo/demo.sh builds it)"
+	# the domains and their groups (sched_verbose's boot lines, then
+	# debugfs' domain names and flags), for the report
+	{
+		dmesg | grep -E "attaching sched-domain|domain-[0-9]+:|groups:" || true
+		for _d in /sys/kernel/debug/sched/domains/cpu0/domain*; do
+			[ -d "$_d" ] && echo "cpu0 $(basename "$_d"): $(cat "$_d/name") flags: $(cat "$_d/flags")"
+		done
+	} >"$FL_OUT/sched-domains.txt" 2>&1
+	log "demo: sched domains: $(grep -c . "$FL_OUT/sched-domains.txt") lines in sched-domains.txt"
 	_want=$(($(echo "$DEMO_IDLEST" | tr ',' '\n' | grep -c .) * DEMO_IDLEST_ROUNDS))
-	_wl=/tmp/workload.sh
+	_wl=/tmp/spawn.sh
 	experiment idlest --idlest --policies "$DEMO_IDLEST" --rounds "$DEMO_IDLEST_ROUNDS" \
 		-e fairlab:pick_idlest -e fairlab:policy_switch -e fairlab:tg_info \
 		-e fairlab:cpu_topology -o "$FL_OUT/idlest"

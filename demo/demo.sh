@@ -7,10 +7,16 @@
 #      cgroup tree, the same workload (hackbench + stress-ng fork/exec) under
 #      each tg->load_avg policy, ROUNDS rounds, one recording per (policy,
 #      round), made by `fairlab experiment` in the guest (demo/demo.guest.sh)
-#   2. VM, 4 vCPUs in one node: each update_pick_idlest policy on a fork
-#      burst.  With 2 CPUs per node every sched domain level of the NUMA
-#      shape has only 2 groups, the local one and one other, so
-#      update_pick_idlest never has a choice to make there.
+#   2. VM, 8 vCPUs: one socket of 4 cores with 2 SMT threads each: each
+#      update_pick_idlest policy on aim9-style exec and fork loops
+#      (demo/spawnloop.c).  The MC domain then has 4 groups of 2 CPUs (the
+#      cores), so update_pick_idlest chooses between 3 candidates of
+#      several CPUs, where the policies' tie-breaks differ (6.12; 6.1
+#      reads no SMT threads from TCG's AMD-family -cpu max and builds one
+#      MC domain of 8 single-CPU groups: 7 candidates).  A level with
+#      only 2 groups (the SMT domain; every level of 2 nodes of 2 cores x 2
+#      threads, the NUMA shapes that fit in 8 vCPUs) has one candidate and
+#      no choice to make.
 #   3. host: `fairlab experiment --report-only` (tools/experiment/analyze.sh):
 #      one table (fairlab compare), plots (fairlab plot), the Pareto
 #      verdict; then demo/whatif.sh: the live runs against their replays.
@@ -23,7 +29,7 @@
 #
 # Environment: QUICK=1 (1 round of 2 s, the 8 required policies; < 3 min),
 # DEMO_ROUNDS, DEMO_SECS, DEMO_POLICIES (comma-separated), DEMO_IDLEST,
-# DEMO_IDLEST_ROUNDS, DEMO_OUT.
+# DEMO_IDLEST_ROUNDS, DEMO_OUT, DEMO_ONLY (tg or idlest: that VM only).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -40,6 +46,13 @@ else
 	: "${DEMO_IDLEST_ROUNDS:=3}"
 fi
 : "${DEMO_IDLEST:=stock,idle_cpus,nr_running}"
+: "${DEMO_ONLY:=}"
+case $DEMO_ONLY in
+"") ;;
+tg) DEMO_IDLEST= ;;
+idlest) DEMO_POLICIES= ;;
+*) echo "demo: DEMO_ONLY must be tg or idlest, not '$DEMO_ONLY'" >&2; exit 2 ;;
+esac
 . scripts/ports.sh
 KERNEL=${KERNEL:-$(fl_ready_ports | tail -n1)}
 KREL=$(fl_kernel_krel "$KERNEL")
@@ -51,11 +64,15 @@ t0=$SECONDS
 # ------------------------------------------------ set-up
 . demo/vm.sh
 demo_setup demo
+# the idlest VM's workload: static, so the guest needs no libc for it
+if [ -n "$DEMO_IDLEST" ] && { [ ! -x build/spawnloop ] || [ demo/spawnloop.c -nt build/spawnloop ]; }; then
+	${CC:-cc} -std=c11 -O2 -Wall -Wextra -static -o build/spawnloop demo/spawnloop.c
+fi
 echo "demo: kernel $KREL"
 mkdir -p "$out"
 
-npol=$(echo "$DEMO_POLICIES" | tr ',' '\n' | grep -c .)
-nidl=$(echo "$DEMO_IDLEST" | tr ',' '\n' | grep -c .)
+npol=$(echo "$DEMO_POLICIES" | tr ',' '\n' | grep -c . || true)
+nidl=$(echo "$DEMO_IDLEST" | tr ',' '\n' | grep -c . || true)
 echo "demo: $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) host cores; QUICK=$QUICK:" \
 	"$npol tg policies x $DEMO_ROUNDS round(s) x ${DEMO_SECS}s," \
 	"$nidl idlest policies x $DEMO_IDLEST_ROUNDS round(s)"
@@ -66,18 +83,24 @@ echo "demo: output in $out"
 # TCG on a shared host is slower, hence the factor 3.  Each VM runs its
 # vCPUs on one host thread (run-scenario.sh --tcg), so with two host cores
 # the two VMs run side by side.
-tmo=$(( 90 + 3 * npol * DEMO_ROUNDS * (DEMO_SECS + 7) ))
-echo "demo: VM tg: tg->load_avg policies, 4 vCPUs in 2 NUMA nodes (limit ${tmo}s)"
 failed=
-vm tg "$tmo" demo/demo.guest.sh --smp 4 --numa --mem 2048 -- \
-	"DEMO_ROUNDS=$DEMO_ROUNDS DEMO_SECS=$DEMO_SECS DEMO_POLICIES=$DEMO_POLICIES DEMO_IDLEST=none" &
-tgpid=$!
-[ "$(nproc)" -ge 2 ] || { wait $tgpid || failed="$failed tg"; tgpid=; }
+tgpid=
+if [ "$npol" -gt 0 ]; then
+	tmo=$(( 90 + 3 * npol * DEMO_ROUNDS * (DEMO_SECS + 7) ))
+	echo "demo: VM tg: tg->load_avg policies, 4 vCPUs in 2 NUMA nodes (limit ${tmo}s)"
+	vm tg "$tmo" demo/demo.guest.sh --smp 4 --numa --mem 2048 -- \
+		"DEMO_ROUNDS=$DEMO_ROUNDS DEMO_SECS=$DEMO_SECS DEMO_POLICIES=$DEMO_POLICIES DEMO_IDLEST=none" &
+	tgpid=$!
+	[ "$(nproc)" -ge 2 ] || { wait $tgpid || failed="$failed tg"; tgpid=; }
+fi
 if [ "$nidl" -gt 0 ]; then
-	tmo=$(( 90 + 3 * nidl * DEMO_IDLEST_ROUNDS * (DEMO_SECS + 7) ))
-	echo "demo: VM idlest: update_pick_idlest policies on a fork burst, 4 vCPUs in 1 node (limit ${tmo}s)"
-	vm idlest "$tmo" demo/demo.guest.sh --smp 4 --mem 1024 -- \
-		"DEMO_ROUNDS=0 DEMO_SECS=$DEMO_SECS DEMO_POLICIES=none DEMO_IDLEST=$DEMO_IDLEST DEMO_IDLEST_ROUNDS=$DEMO_IDLEST_ROUNDS" ||
+	# the workload runs 2 x DEMO_SECS (exec loop, fork loop); 8 vCPUs on
+	# one host thread boot and record slower, hence the factor 4
+	tmo=$(( 120 + 4 * nidl * DEMO_IDLEST_ROUNDS * (2 * DEMO_SECS + 7) ))
+	echo "demo: VM idlest: update_pick_idlest policies on exec and fork loops, 8 vCPUs: 4 cores x 2 threads (limit ${tmo}s)"
+	# sched_verbose: the boot prints every domain and its groups
+	vm idlest "$tmo" demo/demo.guest.sh --smp 8 --threads 2 --mem 1024 -- \
+		"sched_verbose DEMO_ROUNDS=0 DEMO_SECS=$DEMO_SECS DEMO_POLICIES=none DEMO_IDLEST=$DEMO_IDLEST DEMO_IDLEST_ROUNDS=$DEMO_IDLEST_ROUNDS" ||
 		failed="$failed idlest"
 fi
 [ -z "$tgpid" ] || wait $tgpid || failed="$failed tg"
@@ -103,7 +126,7 @@ arc=0
 build/fairlab experiment --report-only -o "$out" || arc=$?
 echo
 # the replay against the live runs (whatif.txt, plots/whatif-pareto.png)
-demo/whatif.sh "$out/recordings" "$out/results" && echo || arc=$?
+[ "$npol" = 0 ] || { demo/whatif.sh "$out/recordings" "$out/results" && echo || arc=$?; }
 if [ -n "$failed" ] || [ $arc != 0 ]; then
 	echo "demo: FAILED after $(( (SECONDS - t0) / 60 ))m$(printf %02d $(( (SECONDS - t0) % 60 )))s:" \
 		"${failed:+VM run(s)$failed failed (their part is missing above)}${failed:+; }analysis exit $arc" >&2

@@ -49,6 +49,7 @@ int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_whatif(int argc, char **argv);
+int cmd_whatif_idlest(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_experiment(int argc, char **argv);
 int cmd_reset(int argc, char **argv);

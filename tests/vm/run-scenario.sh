@@ -13,7 +13,11 @@
 #                    Its own modules go into the guest.
 #   --smp N          vCPUs (default 2)
 #   --numa           two NUMA nodes (one socket each), CPUs and memory split
-#                    evenly (needs an even N >= 2)
+#                    evenly (needs an even N >= 2); the same as --nodes 2
+#   --nodes K        K NUMA nodes (one socket each), CPUs and memory split
+#                    evenly (N a multiple of K)
+#   --threads T      T SMT siblings per core (default 1; N a multiple of
+#                    T, and of K*T with --nodes)
 #   --mem MB         guest memory in MB (default 1024)
 #   --timeout SEC    host wall-clock limit for QEMU (default 300)
 #   --out DIR        artifact directory (default build/vm/<release>/<scenario-name>/)
@@ -62,6 +66,7 @@ kernel=${KERNEL:-${KREL:-$(fl_ready_ports | tail -n1)}}
 
 smp=2
 numa=0
+threads=1
 mem=1024
 tmo=300
 out=
@@ -81,7 +86,11 @@ while [ $# -gt 0 ]; do
 	--kernel=*) kernel=${1#*=}; shift ;;
 	--smp) smp=${2:?--smp needs a value}; shift 2 ;;
 	--smp=*) smp=${1#*=}; shift ;;
-	--numa) numa=1; shift ;;
+	--numa) numa=2; shift ;;
+	--nodes) numa=${2:?--nodes needs a value}; shift 2 ;;
+	--nodes=*) numa=${1#*=}; shift ;;
+	--threads) threads=${2:?--threads needs a value}; shift 2 ;;
+	--threads=*) threads=${1#*=}; shift ;;
 	--mem) mem=${2:?--mem needs a value}; shift 2 ;;
 	--mem=*) mem=${1#*=}; shift ;;
 	--timeout) tmo=${2:?--timeout needs a value}; shift 2 ;;
@@ -118,8 +127,13 @@ kmods=$kroot/lib/modules/$KREL/kernel
 case $tcg in single|multi) ;; *) die "--tcg must be single or multi, not '$tcg'" ;; esac
 [ -z "$icount" ] || [[ $icount =~ ^([0-9]|10)$ ]] || die "--icount must be a shift from 0 to 10"
 [ -z "$icount" ] || [ "$tcg" = single ] || die "--icount needs --tcg single"
-[ "$numa" = 0 ] || { [ "$smp" -ge 2 ] && [ $((smp % 2)) = 0 ]; } ||
-	die "--numa needs an even --smp >= 2 (one socket per node)"
+[[ $numa =~ ^[0-9]+$ ]] || die "--nodes must be a positive integer"
+[[ $threads =~ ^[1-9][0-9]*$ ]] || die "--threads must be a positive integer"
+[ "$numa" != 1 ] || numa=0	# one node: no -numa options
+[ "$numa" = 0 ] || { [ "$smp" -ge "$numa" ] && [ $((smp % numa)) = 0 ]; } ||
+	die "--numa/--nodes $numa needs --smp a multiple of $numa (one socket per node)"
+[ $((smp % (threads * (numa > 0 ? numa : 1)))) = 0 ] ||
+	die "--threads $threads needs --smp a multiple of $threads per socket"
 [ -f "$vmlinuz" ] || die "$vmlinuz missing (scripts/fetch-build.sh $KREL image unpacks it)"
 [ -d "$kmods" ] || die "$kmods missing (scripts/fetch-build.sh $KREL image unpacks it)"
 for t in qemu-system-x86_64 cpio gzip xz sha256sum ldd timeout tar strip; do
@@ -348,15 +362,19 @@ console=$tmp/console.log
 
 qargs=(-accel "tcg,thread=$tcg" -cpu max -m "${mem}M" ${qextra[@]+"${qextra[@]}"})
 [ -z "$icount" ] || qargs+=(-icount "shift=$icount,sleep=off")
-if [ "$numa" = 1 ]; then
+if [ "$numa" -ge 2 ]; then
 	# one socket per node: a socket (shared LLC) spanning two nodes makes
-	# the kernel WARN in topology_sane() at boot
-	c0=$(( smp / 2 )); m1=$(( mem / 2 )); m0=$(( mem - m1 ))
-	qargs+=(-smp "$smp,sockets=2,cores=$c0,threads=1"
-		-object "memory-backend-ram,id=m0,size=${m0}M"
-		-object "memory-backend-ram,id=m1,size=${m1}M"
-		-numa "node,nodeid=0,cpus=0-$((c0 - 1)),memdev=m0"
-		-numa "node,nodeid=1,cpus=$c0-$((smp - 1)),memdev=m1")
+	# the kernel WARN in topology_sane() at boot.  QEMU numbers the CPUs
+	# socket by socket, core by core, the SMT siblings of a core adjacent.
+	c0=$(( smp / numa )); mn=$(( mem / numa ))
+	qargs+=(-smp "$smp,sockets=$numa,cores=$(( c0 / threads )),threads=$threads")
+	for ((n = 0; n < numa; n++)); do
+		m=$mn; [ $n != 0 ] || m=$(( mem - mn * (numa - 1) ))
+		qargs+=(-object "memory-backend-ram,id=m$n,size=${m}M"
+			-numa "node,nodeid=$n,cpus=$(( n * c0 ))-$(( (n + 1) * c0 - 1 )),memdev=m$n")
+	done
+elif [ "$threads" != 1 ]; then
+	qargs+=(-smp "$smp,sockets=1,cores=$(( smp / threads )),threads=$threads")
 else
 	qargs+=(-smp "$smp")
 fi
@@ -398,7 +416,7 @@ watchdog() {
 	echo quit >&9
 }
 
-echo "# $sname: kernel=$KREL smp=$smp numa=$numa mem=${mem}M modules=$nko timeout=${tmo}s" >&2
+echo "# $sname: kernel=$KREL smp=$smp numa=$numa threads=$threads mem=${mem}M modules=$nko timeout=${tmo}s" >&2
 t0=$(date +%s.%N)
 # in the background, so INT/TERM reach our trap at once (GNU timeout runs
 # in its own process group and passes a TERM on to QEMU)

@@ -206,7 +206,7 @@ ipol=$(awk -F'\t' 'NR > 1 && $1 == "idlest" && !seen[$2]++ { print $2 }' "$tsv")
 if [ -n "$ipol" ]; then
 	{
 		printf '%-12s %4s  %-16s %-10s %-14s %-14s %5s\n' idlest_policy runs "decisions/s" "picked %" \
-			"hackbench/s*" "fork+exec/s*" lost
+			"metric A/s*" "metric B/s*" lost
 		for p in $ipol; do
 			mapfile -t f < <(files_of idlest "$p")
 			[ ${#f[@]} -gt 0 ] || continue
@@ -226,8 +226,61 @@ if [ -n "$ipol" ]; then
 		done
 		echo
 		echo "picked % = decisions where update_pick_idlest chose the candidate group (fairlab report);"
-		echo "* the workload's own throughput (\$FAIRLAB_METRICS).  make demo: measured in the guest, whose"
-		echo "4 vCPUs are in one node for this part."
+		echo "* the workload's own throughputs A and B (\$FAIRLAB_METRICS).  make demo: A = exec loop,"
+		echo "B = fork loop (aim9-style, demo/spawnloop.c), operations/s measured in the guest (8 vCPUs:"
+		echo "4 cores x 2 SMT threads)."
+		# throughputs: a difference only where the spreads do not overlap
+		awk -F'\t' '
+			function add(k, x) { if (x == "nan" || x == "") return; n[k]++; s[k] += x; q[k] += x * x }
+			NR > 1 && $1 == "idlest" { if (!($2 in seen)) { seen[$2] = 1; pol[++np] = $2 }; add($2 SUBSEP "A", $5); add($2 SUBSEP "B", $6) }
+			END {
+				for (m = 1; m <= 2; m++) {
+					M = m == 1 ? "A" : "B"; out = ""
+					for (i = 1; i <= np; i++) for (j = 1; j <= np; j++) {
+						a = pol[i] SUBSEP M; b = pol[j] SUBSEP M
+						if (i == j || n[a] < 2 || n[b] < 2) continue
+						ma = s[a] / n[a]; mb = s[b] / n[b]
+						va = (q[a] - n[a] * ma * ma) / (n[a] - 1); vb = (q[b] - n[b] * mb * mb) / (n[b] - 1)
+						if (ma - sqrt(va > 0 ? va : 0) > mb + sqrt(vb > 0 ? vb : 0))
+							out = out sprintf(" %s > %s;", pol[i], pol[j])
+					}
+					printf "metric %s: %s\n", M, out == "" ? "indistinguishable (every pair of mean ±stddev intervals overlaps, or fewer than 2 runs)" : "beyond the spread (mean - stddev above the other'"'"'s mean + stddev):" out
+				}
+			}' "$tsv"
+		# the placement what-if: each recording's calls under every idlest policy
+		echo
+		echo "placement what-if (fairlab whatif --idlest): find_idlest_group() calls whose pick under the"
+		echo "policy differs from the recorded pick, in % of the calls with a choice (2+ candidates); mean"
+		echo "±stddev over the recordings of each recorded policy"
+		printf '%-12s %4s  %-9s %-9s' recorded runs "calls" "choice %"
+		for q in stock idle_cpus nr_running; do printf ' %-16s' "$q"; done
+		printf ' %s\n' mismatches
+		for p in $ipol; do
+			mapfile -t f < <(files_of idlest "$p")
+			[ ${#f[@]} -gt 0 ] || continue
+			for x in "${f[@]}"; do
+				"$FAIRLAB" whatif --idlest --csv "$x" 2>/dev/null | awk -F, 'NR > 1'
+				"$FAIRLAB" whatif --idlest --json "$x" 2>/dev/null |
+					sed -n 's/.*"mismatches_n": *\([0-9]*\).*/mismatch,\1/p'
+			done | awk -F, -v p="$p" '
+				function st(k,   m, v) { m = s[k] / n[k]; v = n[k] > 1 ? (q[k] - n[k] * m * m) / (n[k] - 1) : 0; if (v < 0) v = 0
+					return n[k] > 1 && m ? sprintf("%.1f ±%.0f%%", m, 100 * sqrt(v) / m) : sprintf("%.1f", m) }
+				function add(k, x) { n[k]++; s[k] += x; q[k] += x * x }
+				$1 == "mismatch" { mis += $2; next }
+				{ add($2, $7); if ($2 == "stock") { add("calls", $3); add("choice", $3 ? 100 * $4 / $3 : 0); r++ } }
+				END {
+					if (!r) exit
+					printf "%-12s %4d  %-9.0f %-9.1f", p, r, s["calls"] / n["calls"], s["choice"] / n["choice"]
+					split("stock idle_cpus nr_running", qs, " ")
+					for (i = 1; i <= 3; i++) printf " %-16s", n[qs[i]] ? st(qs[i]) : "-"
+					printf " %d\n", mis
+				}'
+		done
+		echo "calls: per recording (mean); choice %: calls with a choice in % of the calls; mismatches:"
+		echo "records whose picked flag policy.c decides otherwise (0: the replay is exact).  Exact for the"
+		echo "level recorded only: the local group is not compared, and a different pick would have"
+		echo "descended into calls that were never recorded (fairlab whatif --idlest --help)."
+		echo
 	} >"$res/idlest.txt"
 	echo
 	cat "$res/idlest.txt"

@@ -101,6 +101,10 @@ FL_SHARED_MISS_HELP
 "  --json           one JSON document: file, recorded, policies[], frontier[]\n"
 "  --csv            the policies table, one row each\n"
 "  -h, --help       this text\n"
+"  --idlest         the placement what-if instead: every recorded\n"
+"                   find_idlest_group() call under every idlest policy\n"
+"                   (fairlab whatif --idlest --help)\n"
+"  --by-type        with --idlest --csv: its table by group type\n"
 "\n"
 "examples:\n"
 "  fairlab whatif stock.dat\n"
@@ -355,6 +359,9 @@ int cmd_whatif(int argc, char **argv)
 	bool oom = false, rel = false;
 	u32 *fr = NULL, nfr, i;
 
+	for (i = 1; i < (u32)argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--idlest"))	/* the placement what-if */
+			return cmd_whatif_idlest(argc, argv);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		switch (c) {

@@ -2,9 +2,10 @@
 /*
  * Merging per-CPU ring-buffer pages into one record stream, as
  * tracecmd_iterate_events() does: the earliest record first, the lowest
- * CPU index on ties.  Where the pages come from is the caller's
- * (pages.c: libtracecmd's mapping of the file; zpages.c: zstd chunks
- * decompressed here); a kbuffer of libtraceevent's walks each page.
+ * CPU index on ties (a heap of the CPUs: O(log CPUs) a record).  Where
+ * the pages come from is the caller's (pages.c: libtracecmd's mapping of
+ * the file; zpages.c: zstd chunks decompressed here); a kbuffer of
+ * libtraceevent's walks each page.
  */
 #ifndef FL_MERGE_H
 #define FL_MERGE_H

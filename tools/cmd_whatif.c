@@ -100,6 +100,7 @@ FL_SHARED_MISS_HELP
 "  --gnuplot=PROG   the gnuplot program (default gnuplot)\n"
 "  --json           one JSON document: file, recorded, policies[], frontier[]\n"
 "  --csv            the policies table, one row each\n"
+FL_THREADS_HELP
 "  -h, --help       this text\n"
 "\n"
 "examples:\n"

@@ -20,27 +20,15 @@ struct kbuffer *fl_cursor_kbuffer(struct tep_handle *tep)
 	return kb;
 }
 
-/* A cursor in the heap: its event's timestamp kept beside its index. */
-struct key {
-	unsigned long long ts;
-	int i;
-};
-
 /* @a's event comes before @b's: the earlier, the lower CPU index on ties. */
-static bool before(const struct key *a, const struct key *b)
+static bool before(const struct fl_key *a, const struct fl_key *b)
 {
 	return a->ts < b->ts || (a->ts == b->ts && a->i < b->i);
 }
 
-/*
- * Restores the heap order below slot @i of @h (@n keys, the earliest at
- * the root) after the key there changed.  A cursor that is still first
- * stays at the root after two comparisons: runs of records of one CPU
- * are the rule.
- */
-static void sift_down(struct key *h, int n, int i)
+void fl_heap_sift(struct fl_key *h, int n, int i)
 {
-	struct key x = h[i];
+	struct fl_key x = h[i];
 	int k;
 
 	for (;;) {
@@ -57,6 +45,23 @@ static void sift_down(struct key *h, int n, int i)
 	h[i] = x;
 }
 
+void fl_cursor_record(const struct fl_merge *m, struct fl_cursor *s,
+		      struct tep_record *rec)
+{
+	char *end = s->page + m->page_size;
+
+	rec->ts = s->ts;
+	rec->data = s->data;
+	rec->size = kbuffer_event_size(s->kb);
+	rec->cpu = s->cpu;
+	/* Only a page's first event can have missed events (kbuffer.h). */
+	rec->missed_events = s->first ? kbuffer_missed_events(s->kb) : 0;
+	s->first = false;
+	/* A corrupt length cannot make the decoder read past the page. */
+	if (rec->size < 0 || rec->size > end - (char *)rec->data)
+		rec->size = 0;
+}
+
 /*
  * tracecmd_iterate_events()'s order: the earliest event, the lowest CPU
  * index on ties.  A binary heap of the cursors that have data keeps it
@@ -70,9 +75,8 @@ int fl_merge_run(struct fl_merge *m, int (*cb)(struct tep_record *rec, void *arg
 {
 	struct tep_record rec;
 	struct fl_cursor *s;
-	struct key *h;
+	struct fl_key *h;
 	int n = 0, i, ret = 0;
-	char *end;
 
 	h = malloc((size_t)(m->n > 0 ? m->n : 1) * sizeof(*h));
 	if (!h)
@@ -84,22 +88,12 @@ int fl_merge_run(struct fl_merge *m, int (*cb)(struct tep_record *rec, void *arg
 		}
 	}
 	for (i = n / 2 - 1; i >= 0; i--)
-		sift_down(h, n, i);
+		fl_heap_sift(h, n, i);
 	memset(&rec, 0, sizeof(rec));
 	rec.ref_count = 1;
 	while (n > 0) {
 		s = &m->c[h[0].i];
-		rec.ts = s->ts;
-		rec.data = s->data;
-		rec.size = kbuffer_event_size(s->kb);
-		rec.cpu = s->cpu;
-		/* Only a page's first event can have missed events (kbuffer.h). */
-		rec.missed_events = s->first ? kbuffer_missed_events(s->kb) : 0;
-		s->first = false;
-		/* A corrupt length cannot make the decoder read past the page. */
-		end = s->page + m->page_size;
-		if (rec.size < 0 || rec.size > end - (char *)rec.data)
-			rec.size = 0;
+		fl_cursor_record(m, s, &rec);
 		ret = cb(&rec, arg);
 		if (ret < 0)
 			break;
@@ -113,7 +107,7 @@ int fl_merge_run(struct fl_merge *m, int (*cb)(struct tep_record *rec, void *arg
 		else
 			h[0] = h[--n];
 		if (n > 1)
-			sift_down(h, n, 0);
+			fl_heap_sift(h, n, 0);
 	}
 	free(h);
 	return ret;

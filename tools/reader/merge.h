@@ -41,6 +41,27 @@ struct fl_merge {
 struct kbuffer *fl_cursor_kbuffer(struct tep_handle *tep);
 
 /*
+ * Fills @rec with cursor @s's event (not a copy: it points into the
+ * page) and marks it delivered (missed events are a page's first's).
+ */
+void fl_cursor_record(const struct fl_merge *m, struct fl_cursor *s,
+		      struct tep_record *rec);
+
+/* A stream in a merge heap: its next timestamp beside its index. */
+struct fl_key {
+	unsigned long long ts;
+	int i;
+};
+
+/*
+ * Restores the order of the min-heap @h (@n keys by (ts, i), the earliest
+ * at h[0]) below slot @i after the key there changed.  A stream that is
+ * still first stays at the root after two comparisons: runs of records
+ * of one CPU are the rule.
+ */
+void fl_heap_sift(struct fl_key *h, int n, int i);
+
+/*
  * Calls @cb for every record in timestamp order until it returns < 0.
  * The cursors with data are positioned on their first event.  Returns 0
  * at the end, the callback's negative value, or -2 when next_page failed.

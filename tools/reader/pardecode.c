@@ -30,6 +30,7 @@ struct stream {
 	unsigned long long head, tail;	/* under lock: slots filled, consumed */
 	bool finished;			/* under lock: its last slot is filled */
 	int pos;			/* the merge's: next record of slot tail */
+	bool have;			/* the merge's: slot tail is filled */
 };
 
 struct par;
@@ -48,6 +49,7 @@ struct par {
 	pthread_cond_t filled;		/* a slot was filled, or fatal */
 	pthread_cond_t space;		/* a slot was consumed, or quit */
 	unsigned long long progress;	/* under lock: slots filled */
+	unsigned int stall_ms;		/* no slot filled for that long: a stall */
 	bool quit;			/* under lock */
 	bool fatal;			/* under lock: fatal_msg says why */
 	char fatal_msg[200];
@@ -182,17 +184,15 @@ static int next_item(struct par *p, int i, const struct fl_par_item **it,
 		     char *err, size_t errlen, double *wait)
 {
 	struct stream *st = &p->st[i];
-	unsigned int stall_ms = fl_guard_stall_secs() * 1000u, idle_ms;
 	unsigned long long seen;
+	unsigned int idle_ms;
 	struct timespec dl;
 	struct slot *sl;
-	bool have;
 	double t;
 
 	for (;;) {
-		pthread_mutex_lock(&p->lock);
-		have = st->tail < st->head;
-		if (!have) {
+		if (!st->have) {
+			pthread_mutex_lock(&p->lock);
 			t = secs(CLOCK_MONOTONIC);
 			seen = p->progress;
 			idle_ms = 0;
@@ -208,21 +208,23 @@ static int next_item(struct par *p, int i, const struct fl_par_item **it,
 				if (p->progress != seen) {
 					seen = p->progress;
 					idle_ms = 0;
-				} else if ((idle_ms += WAIT_MS) >= stall_ms) {
+				} else if ((idle_ms += WAIT_MS) >= p->stall_ms) {
 					p->fatal = true;
 					snprintf(p->fatal_msg, sizeof(p->fatal_msg),
 						 "libtraceevent made no progress for %u s decoding the records of CPU index %d (a corrupt ring-buffer page makes it loop)",
-						 stall_ms / 1000, i);
+						 p->stall_ms / 1000, i);
 				}
 			}
 			*wait += secs(CLOCK_MONOTONIC) - t;
-		}
-		if (p->fatal) {
-			snprintf(err, errlen, "%s", p->fatal_msg);
+			if (p->fatal) {
+				snprintf(err, errlen, "%s", p->fatal_msg);
+				pthread_mutex_unlock(&p->lock);
+				return -3;
+			}
 			pthread_mutex_unlock(&p->lock);
-			return -3;
+			st->have = true;
 		}
-		pthread_mutex_unlock(&p->lock);
+		/* slot tail is the merge's until it moves tail on: no lock */
 		sl = st->slot[st->tail % FL_PAR_SLOTS];
 		if (st->pos < sl->n) {
 			*it = &sl->it[st->pos];
@@ -236,9 +238,10 @@ static int next_item(struct par *p, int i, const struct fl_par_item **it,
 		}
 		pthread_mutex_lock(&p->lock);
 		st->tail++;
-		st->pos = 0;
 		pthread_cond_broadcast(&p->space);
 		pthread_mutex_unlock(&p->lock);
+		st->pos = 0;
+		st->have = false;
 	}
 }
 
@@ -313,6 +316,7 @@ int fl_par_run(const struct fl_par_src *s, int threads,
 	}
 	p->s = s;
 	p->threads = threads;
+	p->stall_ms = fl_guard_stall_secs() * 1000u;
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->filled, NULL);
 	pthread_cond_init(&p->space, NULL);

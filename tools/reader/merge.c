@@ -45,6 +45,24 @@ void fl_heap_sift(struct fl_key *h, int n, int i)
 	h[i] = x;
 }
 
+void fl_heap_init(struct fl_key *h, int n)
+{
+	int i;
+
+	for (i = n / 2 - 1; i >= 0; i--)
+		fl_heap_sift(h, n, i);
+}
+
+void fl_heap_next(struct fl_key *h, int *n, bool more, unsigned long long ts)
+{
+	if (more)
+		h[0].ts = ts;
+	else
+		h[0] = h[--*n];
+	if (*n > 1)
+		fl_heap_sift(h, *n, 0);
+}
+
 void fl_cursor_record(const struct fl_merge *m, struct fl_cursor *s,
 		      struct tep_record *rec)
 {
@@ -87,8 +105,7 @@ int fl_merge_run(struct fl_merge *m, int (*cb)(struct tep_record *rec, void *arg
 			h[n++].i = i;
 		}
 	}
-	for (i = n / 2 - 1; i >= 0; i--)
-		fl_heap_sift(h, n, i);
+	fl_heap_init(h, n);
 	memset(&rec, 0, sizeof(rec));
 	rec.ref_count = 1;
 	while (n > 0) {
@@ -102,12 +119,7 @@ int fl_merge_run(struct fl_merge *m, int (*cb)(struct tep_record *rec, void *arg
 			ret = -2;
 			break;
 		}
-		if (s->data)
-			h[0].ts = s->ts;
-		else
-			h[0] = h[--n];
-		if (n > 1)
-			fl_heap_sift(h, n, 0);
+		fl_heap_next(h, &n, s->data, s->ts);
 	}
 	free(h);
 	return ret;

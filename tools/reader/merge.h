@@ -60,6 +60,13 @@ struct fl_key {
  * of one CPU are the rule.
  */
 void fl_heap_sift(struct fl_key *h, int n, int i);
+/* Orders the @n keys of @h into a heap. */
+void fl_heap_init(struct fl_key *h, int n);
+/*
+ * The stream at the root moved on: to a record at @ts when @more, else
+ * it has no more and leaves the heap (*@n keys).
+ */
+void fl_heap_next(struct fl_key *h, int *n, bool more, unsigned long long ts);
 
 /*
  * Calls @cb for every record in timestamp order until it returns < 0.

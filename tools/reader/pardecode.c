@@ -268,8 +268,7 @@ static int merge(struct par *p, int (*deliver)(const struct fl_par_item *it, voi
 			h[n++].i = i;
 		}
 	}
-	for (i = n / 2 - 1; i >= 0; i--)
-		fl_heap_sift(h, n, i);
+	fl_heap_init(h, n);
 	while (n > 0) {
 		i = h[0].i;
 		it = &p->st[i].slot[p->st[i].tail % FL_PAR_SLOTS]->it[p->st[i].pos];
@@ -282,12 +281,7 @@ static int merge(struct par *p, int (*deliver)(const struct fl_par_item *it, voi
 			ret = got;
 			break;
 		}
-		if (got)
-			h[0].ts = it->ts;
-		else
-			h[0] = h[--n];
-		if (n > 1)
-			fl_heap_sift(h, n, 0);
+		fl_heap_next(h, &n, got, got ? it->ts : 0);
 	}
 	free(h);
 	return ret;

@@ -653,11 +653,16 @@ static void profile(const struct fl_reader *r, double secs)
 			ps->threads, ps->decode_cpu_secs, ps->merge_cpu_secs,
 			ps->merge_wait_secs, fl_pipe_engine_cpu_secs());
 	}
-	fprintf(stderr, "fairlab profile: %llu chunks, %.1f MB compressed -> %.1f MB; pread %.3f s; ZSTD_decompressDCtx %.3f s (%.0f MB/s of output); the rest (pages, merge, decode, hand-off to the engine) %.3f s\n",
+	fprintf(stderr, "fairlab profile: %llu chunks, %.1f MB compressed -> %.1f MB; pread %.3f s; ZSTD_decompressDCtx %.3f s (%.0f MB/s of output)",
 		z->chunks, (double)z->zbytes / 1e6, (double)z->bytes / 1e6, z->read_secs,
 		z->decompress_secs,
-		z->decompress_secs > 0 ? (double)z->bytes / z->decompress_secs / 1e6 : 0.0,
-		secs - z->read_secs - z->decompress_secs);
+		z->decompress_secs > 0 ? (double)z->bytes / z->decompress_secs / 1e6 : 0.0);
+	/* on decoding threads, those times are theirs, summed: no "rest" */
+	if (r->threads > 1)
+		fprintf(stderr, ", on the decoding threads\n");
+	else
+		fprintf(stderr, "; the rest (pages, merge, decode, hand-off to the engine) %.3f s\n",
+			secs - z->read_secs - z->decompress_secs);
 }
 
 int fl_reader_run(struct fl_reader *r, struct fa_engine *e, char *err,

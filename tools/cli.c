@@ -3,11 +3,17 @@
  * Shared CLI helpers (see cli.h).
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cli.h"
+#include "pardecode.h"
+#include "reader.h"
+
+/* --threads (reader.h); defined here, where every command parses it. */
+int fl_threads;
 
 static void vmsg(const char *kind, const char *fmt, va_list ap)
 {
@@ -84,11 +90,18 @@ int fl_set_format(enum fl_format *fmt, enum fl_format want)
 int fl_common_option(int c, enum fl_format *fmt, void (*help)(FILE *f),
 		     const char *cmd)
 {
+	long n;
+
 	switch (c) {
 	case 'j':
 	case 'c':
 		return fl_set_format(fmt, c == 'j' ? FL_FMT_JSON : FL_FMT_CSV) ?
 		       FL_EXIT_USAGE : FL_OPT_NEXT;
+	case FL_OPT_THREADS:
+		if (fl_parse_long(optarg, 1, FL_PAR_MAX_THREADS, "--threads", &n))
+			return FL_EXIT_USAGE;
+		fl_threads = (int)n;
+		return FL_OPT_NEXT;
 	case 'h':
 		help(stdout);
 		return FL_EXIT_OK;

@@ -13,7 +13,16 @@
 	{ "json", no_argument, NULL, 'j' }, \
 	{ "csv", no_argument, NULL, 'c' }, \
 	{ "help", no_argument, NULL, 'h' }, \
+	{ "threads", required_argument, NULL, FL_OPT_THREADS }, \
 	{ NULL, 0, NULL, 0 }
+/* getopt_long()'s value for --threads (no short option) */
+#define FL_OPT_THREADS 0x100
+
+/* The help text of --threads, in every command that reads recordings. */
+#define FL_THREADS_HELP \
+"  --threads=N    threads decoding a v7 zstd recording's CPUs, merged in time\n" \
+"                 order (default: the online CPUs, at most 8; 1 = none besides\n" \
+"                 the reader's): the output is the same whatever N\n"
 
 /*
  * The options of FL_COMMON_OPTIONS, and an unknown option, as getopt_long()

@@ -37,6 +37,11 @@
 #     both ratios, wall and CPU, are printed against report's (which
 #     runs its own two threads, reader and engine, on the same machine).
 #
+#  5. Decoding on several threads (tests/bench/bench-threads.sh): report
+#     on the v7 zstd file with --threads=1 and --threads=2 in alternating
+#     rounds, events/s and the ratios; FAIRLAB_PROFILE's CPU seconds per
+#     stage (decoding threads, merge, engine).
+#
 #   tests/bench/bench-analyzer.sh [--rerecord]
 #
 # FL_BENCH_SOURCE=gen: no VM and no recording.  Step 1 is instead
@@ -228,3 +233,4 @@ rss_all=$(peak_rss_kb "$fl" whatif "$big")
 rss_half=$(peak_rss_kb "$fl" whatif "$half")
 printf 'peak RSS of fairlab whatif: %.1f MB for %d records, %.1f MB for %d records (first half)\n' \
 	"$(echo "$rss_all / 1024" | bc -l)" "$n" "$(echo "$rss_half / 1024" | bc -l)" "$nhalf"
+tests/bench/bench-threads.sh "$big"

@@ -10,9 +10,14 @@
 #    in place (so that a silent fallback fails);
 #  - no temporary copy: with $TMPDIR unusable the same output, no warning,
 #    and no file created at all (strace, when installed);
+#  - the CPUs decoded on 2 and 3 threads (--threads, pardecode.h) give
+#    byte for byte what one thread gives (report text and --json, whatif
+#    --csv), on every committed recording and on a 16-CPU one made by
+#    fl-tracegen (many records of equal timestamps on different CPUs);
 #  - a corrupt chunk header, a corrupt zstd frame, garbage in a chunk and
 #    a truncated file: a clear error and exit 1 (garbage that still
-#    decompresses may also read as records), never a sanitizer report.
+#    decompresses may also read as records), never a sanitizer report;
+#    the same message on 1 and 2 threads.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tools/test/tap.sh"
@@ -75,6 +80,41 @@ else
 	note "strace missing: file creation not checked"
 fi
 
+# ---- decoding threads ----
+# same_threads NAME FILE ARGS...: ARGS on FILE with 1, 2 and 3 decoding
+# threads (never more than the recording's CPUs: 2 for a 2-CPU one)
+same_threads() {
+	local name=$1 f=$2 n
+	shift 2
+	"$FAIRLAB" "$@" --threads=1 "$f" >"$tmp/t1.out" 2>"$tmp/t1.err"; s1=$?
+	for n in 2 3; do
+		FAIRLAB_PROFILE=1 "$FAIRLAB" "$@" --threads=$n "$f" >"$tmp/tn.out" 2>"$tmp/tn.err"; sn=$?
+		grep -v '^fairlab profile:' "$tmp/tn.err" >"$tmp/tn.err2"
+		check "$name: $* identical (stdout, stderr, exit $s1) on 1 and $n decoding threads" \
+			eval 'test $s1 = $sn && test -s "$tmp/t1.out" && cmp -s "$tmp/t1.out" "$tmp/tn.out" &&
+			      cmp -s "$tmp/t1.err" "$tmp/tn.err2" &&
+			      grep -E -q "^fairlab profile: CPU seconds per stage: [2-$n] decoding threads" "$tmp/tn.err"'
+	done
+}
+gen=${FL_TRACEGEN:-$top/build/asan/fl-tracegen}
+threads_files=("$DATA"/analyzer-*.dat)
+if [ -x "$gen" ]; then
+	"$gen" -q -k 4 "$DATA/analyzer-policies.dat" -o "$tmp/gen16.dat" &&
+		threads_files+=("$tmp/gen16.dat")
+	check "fl-tracegen made a 16-CPU v7 zstd file" test -s "$tmp/gen16.dat"
+else
+	not_ok "$gen is built (make -C tools all)"
+fi
+for g in "${threads_files[@]}"; do
+	name=$(basename "$g")
+	for fmt in "" --json; do
+		same_threads "$name" "$g" report $fmt
+	done
+	same_threads "$name" "$g" whatif --csv
+done
+"$FAIRLAB" report --threads=0 "$DATA/analyzer-numa.dat" >/dev/null 2>"$tmp/err"; s=$?
+check "--threads=0: usage error (exit $s)" eval 'test $s = 2 && grep -q -- "--threads" "$tmp/err"'
+
 # ---- corrupt files ----
 # chunk OFF: file offset of the 3rd chunk header of CPU 0's data
 chunk3=$(python3 - "$f" <<'PY'
@@ -124,6 +164,12 @@ else
 		check "corrupt chunk ($c): exit 1, says where and that the file is corrupt" \
 			eval 'test $s = 1 && grep -q "CPU index 0: .* at offset $chunk3 (corrupt trace.dat)" "$tmp/err" &&
 			      ! grep -E -q "$SAN_REPORT" "$tmp/err"'
+		for n in 1 2; do
+			run_fl "$tmp/out$n" "$tmp/err$n" report --threads=$n "$tmp/$c.dat"
+			echo "exit $?" >>"$tmp/err$n"
+		done
+		check "corrupt chunk ($c): the same output and message on 1 and 2 decoding threads" \
+			eval 'cmp -s "$tmp/out1" "$tmp/out2" && cmp -s "$tmp/err1" "$tmp/err2"'
 	done
 	cp "$f" "$tmp/garbage.dat"
 	head -c 4000 /dev/urandom | dd of="$tmp/garbage.dat" bs=1 seek=$((chunk3 + 12)) conv=notrunc status=none

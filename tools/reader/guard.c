@@ -15,6 +15,8 @@
 
 volatile sig_atomic_t fl_guard_progress, fl_guard_ours;
 sigjmp_buf fl_guard_env;
+_Thread_local sigjmp_buf *volatile fl_guard_local_env;
+_Thread_local volatile sig_atomic_t fl_guard_local_ours;
 
 static timer_t timer;
 static bool ready;
@@ -62,6 +64,8 @@ static void on_fault(int sig, siginfo_t *info, void *ctx)
 		armed = 0;
 		siglongjmp(fl_guard_env, FL_GUARD_FAULT);
 	}
+	if (armed && fl_guard_local_env && !fl_guard_local_ours)
+		siglongjmp(*fl_guard_local_env, FL_GUARD_FAULT);
 	/* Not the libraries': whoever handled it before does, or the default. */
 	if (old->sa_flags & SA_SIGINFO && old->sa_sigaction) {
 		old->sa_sigaction(sig, info, ctx);

@@ -42,6 +42,14 @@ extern volatile sig_atomic_t fl_guard_ours;
 extern sigjmp_buf fl_guard_env;
 
 /*
+ * A decoding thread's own way back (pardecode.h): while the guard is
+ * armed, a fault in the thread that set fl_guard_local_env jumps there,
+ * unless fl_guard_local_ours (its own code runs) is set.
+ */
+extern _Thread_local sigjmp_buf *volatile fl_guard_local_env;
+extern _Thread_local volatile sig_atomic_t fl_guard_local_ours;
+
+/*
  * Seconds without progress that count as a stall: FAIRLAB_STALL_SECS
  * from the environment (tests shorten it), else 10.
  */

@@ -2,9 +2,10 @@
 /*
  * Merging per-CPU ring-buffer pages into one record stream, as
  * tracecmd_iterate_events() does: the earliest record first, the lowest
- * CPU index on ties.  Where the pages come from is the caller's
- * (pages.c: libtracecmd's mapping of the file; zpages.c: zstd chunks
- * decompressed here); a kbuffer of libtraceevent's walks each page.
+ * CPU index on ties (a heap of the CPUs: O(log CPUs) a record).  Where
+ * the pages come from is the caller's (pages.c: libtracecmd's mapping of
+ * the file; zpages.c: zstd chunks decompressed here); a kbuffer of
+ * libtraceevent's walks each page.
  */
 #ifndef FL_MERGE_H
 #define FL_MERGE_H
@@ -38,6 +39,34 @@ struct fl_merge {
 
 /* A kbuffer for the pages of @tep's file (long size, endianness, format). */
 struct kbuffer *fl_cursor_kbuffer(struct tep_handle *tep);
+
+/*
+ * Fills @rec with cursor @s's event (not a copy: it points into the
+ * page) and marks it delivered (missed events are a page's first's).
+ */
+void fl_cursor_record(const struct fl_merge *m, struct fl_cursor *s,
+		      struct tep_record *rec);
+
+/* A stream in a merge heap: its next timestamp beside its index. */
+struct fl_key {
+	unsigned long long ts;
+	int i;
+};
+
+/*
+ * Restores the order of the min-heap @h (@n keys by (ts, i), the earliest
+ * at h[0]) below slot @i after the key there changed.  A stream that is
+ * still first stays at the root after two comparisons: runs of records
+ * of one CPU are the rule.
+ */
+void fl_heap_sift(struct fl_key *h, int n, int i);
+/* Orders the @n keys of @h into a heap. */
+void fl_heap_init(struct fl_key *h, int n);
+/*
+ * The stream at the root moved on: to a record at @ts when @more, else
+ * it has no more and leaves the heap (*@n keys).
+ */
+void fl_heap_next(struct fl_key *h, int *n, bool more, unsigned long long ts);
 
 /*
  * Calls @cb for every record in timestamp order until it returns < 0.

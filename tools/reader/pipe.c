@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "pipe.h"
 
@@ -65,6 +66,23 @@ static int feed(struct fa_engine *e, const struct fl_batch *b)
 	return 0;
 }
 
+static double engine_cpu;
+
+double fl_pipe_engine_cpu_secs(void)
+{
+	return engine_cpu;
+}
+
+/* Keeps the calling (engine) thread's CPU time in engine_cpu. */
+static void *account(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	engine_cpu = (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+	return NULL;
+}
+
 static void *engine_thread(void *arg)
 {
 	struct fl_pipe *p = arg;
@@ -81,7 +99,7 @@ static void *engine_thread(void *arg)
 		}
 		if (p->quit || p->tail == p->head) {
 			pthread_mutex_unlock(&p->lock);
-			return NULL;
+			return account();
 		}
 		b = &p->ring[p->tail % FL_PIPE_BATCHES];
 		pthread_mutex_unlock(&p->lock);
@@ -100,10 +118,32 @@ static void *engine_thread(void *arg)
 	}
 }
 
+int fl_thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
+{
+	sigset_t all, old;
+	int err;
+
+	/*
+	 * The thread takes no asynchronous signal: the guard's watchdog (and
+	 * SIGINT, SIGTERM) go to the reader's thread.  Faults stay
+	 * deliverable: one in our code is a bug, and crashes.
+	 */
+	sigfillset(&all);
+	sigdelset(&all, SIGSEGV);
+	sigdelset(&all, SIGBUS);
+	sigdelset(&all, SIGFPE);
+	sigdelset(&all, SIGILL);
+	sigdelset(&all, SIGABRT);
+	sigdelset(&all, SIGTRAP);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_create(t, NULL, fn, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return err;
+}
+
 struct fl_pipe *fl_pipe_start(struct fa_engine *e)
 {
 	const char *env = getenv("FAIRLAB_THREADS");
-	sigset_t all, old;
 	struct fl_pipe *p;
 	int err;
 
@@ -119,21 +159,7 @@ struct fl_pipe *fl_pipe_start(struct fa_engine *e)
 		goto fail_lock;
 	if (pthread_cond_init(&p->emptied, NULL))
 		goto fail_filled;
-	/*
-	 * The engine thread takes no asynchronous signal: the guard's
-	 * watchdog (and SIGINT, SIGTERM) go to the reader's thread.  Faults
-	 * stay deliverable: one in the engine is a bug, and crashes.
-	 */
-	sigfillset(&all);
-	sigdelset(&all, SIGSEGV);
-	sigdelset(&all, SIGBUS);
-	sigdelset(&all, SIGFPE);
-	sigdelset(&all, SIGILL);
-	sigdelset(&all, SIGABRT);
-	sigdelset(&all, SIGTRAP);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	err = pthread_create(&p->thread, NULL, engine_thread, p);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	err = fl_thread_start(&p->thread, engine_thread, p);
 	if (err)
 		goto fail_thread;
 	return p;

@@ -22,6 +22,8 @@
 #ifndef FL_PIPE_H
 #define FL_PIPE_H
 
+#include <pthread.h>
+
 #include "fa_engine.h"
 
 #define FL_PIPE_BATCH	512
@@ -35,5 +37,14 @@ void fl_pipe_commit(struct fl_pipe *p);
 /* 0, or -1 when the engine failed (out of memory). */
 int fl_pipe_finish(struct fl_pipe *p);
 void fl_pipe_abort(struct fl_pipe *p);
+
+/* CPU seconds of the last engine thread that ended, for FAIRLAB_PROFILE. */
+double fl_pipe_engine_cpu_secs(void);
+
+/*
+ * pthread_create() of a thread that blocks every asynchronous signal
+ * (they go to the reader's thread, guard.h); 0 or an errno value.
+ */
+int fl_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
 
 #endif /* FL_PIPE_H */

@@ -18,6 +18,7 @@
 #include "reader.h"
 #include "guard.h"
 #include "pages.h"
+#include "pardecode.h"
 #include "pipe.h"
 #include "trim.h"
 #include "tracecmd_private.h"
@@ -33,6 +34,8 @@ struct fl_reader {
 	struct fl_pages *pages;		/* page-by-page reading state */
 	struct fl_zpages *z;		/* zstd chunks read in place, NULL: not */
 	char z_why[160];		/* why not, for FAIRLAB_PROFILE */
+	bool z_left;			/* a stalled decoding thread may use z */
+	int threads;			/* decoding threads (pardecode.h), 1: none */
 	bool engine_failed;
 	bool abandoned;			/* h left inconsistent: never close it */
 	bool looped;			/* more records than the data holds */
@@ -402,31 +405,36 @@ const struct fl_read_info *fl_reader_info(const struct fl_reader *r)
 	return &r->info;
 }
 
-static int record(struct fl_reader *r, struct tep_record *rec)
+/* Counts a record; -1 when there are more than the data can hold. */
+static int count(struct fl_reader *r, int missed_events)
 {
-	struct fa_event *ev;
-	int got;
-
 	if (++r->info.records > r->max_records) {
 		r->looped = true;
 		return -1;
 	}
 	if (!(r->info.records % FL_TRIM_RECORDS))
 		fl_trim_file(r->fd);
-	if (rec->missed_events > 0)
-		r->info.lost_events += (u64)rec->missed_events;
-	else if (rec->missed_events < 0)
+	if (missed_events > 0)
+		r->info.lost_events += (u64)missed_events;
+	else if (missed_events < 0)
 		r->info.lost_unknown++;
-	/*
-	 * Decoded straight into the pipeline's batch, or inline into the
-	 * engine's queue: no allocation.
-	 */
-	ev = r->pipe ? fl_pipe_slot(r->pipe) : fa_engine_slot(r->e);
-	if (!ev) {
+	return 0;
+}
+
+/* Where a record is decoded for the engine; NULL: the engine failed. */
+static struct fa_event *slot(struct fl_reader *r)
+{
+	struct fa_event *ev = r->pipe ? fl_pipe_slot(r->pipe) : fa_engine_slot(r->e);
+
+	if (!ev)
 		r->engine_failed = true;
-		return -1;
-	}
-	got = fl_decode(&r->dec, rec, ev);
+	return ev;
+}
+
+/* fl_decode()'s result @got for the record at @ts, decoded into @ev. */
+static int commit(struct fl_reader *r, unsigned long long ts, int got,
+		  const struct fa_event *ev)
+{
 	if (got < 0) {
 		r->info.short_records++;
 		return 0;
@@ -436,8 +444,8 @@ static int record(struct fl_reader *r, struct tep_record *rec)
 	if (ev->type == FA_EV_TG_AUDIT)
 		r->info.audits++;
 	if (!r->info.fairlab_records++)
-		r->info.first_ts = rec->ts;
-	r->info.last_ts = rec->ts;
+		r->info.first_ts = ts;
+	r->info.last_ts = ts;
 	if (r->pipe)
 		fl_pipe_commit(r->pipe);
 	else if (fa_engine_push(r->e)) {
@@ -445,6 +453,121 @@ static int record(struct fl_reader *r, struct tep_record *rec)
 		return -1;
 	}
 	return 0;
+}
+
+static int record(struct fl_reader *r, struct tep_record *rec)
+{
+	struct fa_event *ev;
+
+	if (count(r, rec->missed_events))
+		return -1;
+	/*
+	 * Decoded straight into the pipeline's batch, or inline into the
+	 * engine's queue: no allocation.
+	 */
+	ev = slot(r);
+	if (!ev)
+		return -1;
+	return commit(r, rec->ts, fl_decode(&r->dec, rec, ev), ev);
+}
+
+/* A record decoded on a decoding thread (pardecode.h), in merge order. */
+static int on_item(const struct fl_par_item *it, void *arg)
+{
+	struct fl_reader *r = arg;
+	struct fa_event *ev;
+
+	fl_guard_progress++;
+	if (count(r, it->missed))
+		return -1;
+	if (it->got <= 0)
+		return commit(r, it->ts, it->got, NULL);
+	ev = slot(r);
+	if (!ev)
+		return -1;
+	memcpy(ev, &it->ev, sizeof(*ev));
+	return commit(r, it->ts, it->got, ev);
+}
+
+/* Decoding records of one CPU on a decoding thread, into a slot. */
+struct fill {
+	const struct fl_decoder *dec;
+	struct fl_par_item *it;
+	int n;
+};
+
+static int decode_one(struct tep_record *rec, void *arg)
+{
+	struct fill *f = arg;
+	struct fl_par_item *it = &f->it[f->n++];
+
+	it->ts = rec->ts;
+	it->missed = rec->missed_events;
+	fl_guard_local_ours = 1;
+	it->got = fl_decode(f->dec, rec, &it->ev);
+	fl_guard_local_ours = 0;
+	return 0;
+}
+
+static int zfill(void *src, void *work, int i, struct fl_par_item *it, int cap,
+		 int *n, char *err, size_t errlen)
+{
+	struct fl_reader *r = src;
+	struct fill f = { &r->dec, it, 0 };
+	int ret = fl_zpages_walk(r->z, work, i, decode_one, &f, cap);
+
+	*n = f.n;
+	if (ret < 0)
+		snprintf(err, errlen, "%s", fl_zwork_error(work));
+	return ret;
+}
+
+static void *zwork_new(void *src)
+{
+	return fl_zwork_new(((struct fl_reader *)src)->z);
+}
+
+static void zwork_free(void *src, void *work)
+{
+	fl_zwork_free(((struct fl_reader *)src)->z, work);
+}
+
+static int decode_threads(const struct fl_reader *r)
+{
+	const char *env = getenv("FAIRLAB_THREADS");
+	long n = fl_threads;
+
+	if (env && !strcmp(env, "0"))
+		return 1;	/* no thread besides the caller's */
+	if (n <= 0) {
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+		if (n > FL_DEFAULT_THREADS)
+			n = FL_DEFAULT_THREADS;
+	}
+	if (n > r->info.nr_cpus)
+		n = r->info.nr_cpus;
+	return n > 1 ? (int)n : 1;
+}
+
+/* The zstd streams on decoding threads; 1: one thread (fl_zpages_iterate()). */
+static int iterate_parallel(struct fl_reader *r, char *err, size_t errlen)
+{
+	const struct fl_par_src src = {
+		.streams = fl_zpages_streams(r->z), .src = r, .work_new = zwork_new,
+		.work_free = zwork_free, .fill = zfill,
+	};
+	int ret;
+
+	r->threads = decode_threads(r);
+	if (r->threads < 2)
+		return 1;
+	/* Our code throughout: pardecode.c watches its threads itself. */
+	fl_guard_ours = 1;
+	ret = fl_par_run(&src, r->threads, on_item, r, err, errlen);
+	fl_guard_ours = 0;
+	if (ret == -3)
+		r->z_left = true;	/* a decoding thread may still use it */
+	return ret < 0 ? -1 : 0;
 }
 
 /* libtracecmd calls this for every record: our code, for the guard. */
@@ -478,8 +601,12 @@ static int iterate(struct fl_reader *r, char *err, size_t errlen)
 	const char *env = getenv("FAIRLAB_PAGES");
 	int ret = FL_PAGES_UNSUPPORTED;
 
-	if (r->z)
+	if (r->z) {
+		ret = iterate_parallel(r, err, errlen);
+		if (ret != 1)
+			return ret;
 		return fl_zpages_iterate(r->z, on_page_record, r, err, errlen);
+	}
 	if (!env || strcmp(env, "0"))
 		ret = fl_pages_iterate(r->h, &r->pages, on_page_record, r, err, errlen);
 	fl_pages_free(r->pages);
@@ -519,11 +646,23 @@ static void profile(const struct fl_reader *r, double secs)
 		return;
 	}
 	z = fl_zpages_stats(r->z);
-	fprintf(stderr, "fairlab profile: %llu chunks, %.1f MB compressed -> %.1f MB; pread %.3f s; ZSTD_decompressDCtx %.3f s (%.0f MB/s of output); the rest (pages, merge, decode, hand-off to the engine) %.3f s\n",
+	if (r->threads > 1) {
+		const struct fl_par_stats *ps = fl_par_last_stats();
+
+		fprintf(stderr, "fairlab profile: CPU seconds per stage: %d decoding threads (pread, zstd, kbuffer, decode) %.3f s in all; the merge (and hand-off to the engine) %.3f s on one thread, which waited %.3f s (wall) for the decoding threads; the engine %.3f s on one thread\n",
+			ps->threads, ps->decode_cpu_secs, ps->merge_cpu_secs,
+			ps->merge_wait_secs, fl_pipe_engine_cpu_secs());
+	}
+	fprintf(stderr, "fairlab profile: %llu chunks, %.1f MB compressed -> %.1f MB; pread %.3f s; ZSTD_decompressDCtx %.3f s (%.0f MB/s of output)",
 		z->chunks, (double)z->zbytes / 1e6, (double)z->bytes / 1e6, z->read_secs,
 		z->decompress_secs,
-		z->decompress_secs > 0 ? (double)z->bytes / z->decompress_secs / 1e6 : 0.0,
-		secs - z->read_secs - z->decompress_secs);
+		z->decompress_secs > 0 ? (double)z->bytes / z->decompress_secs / 1e6 : 0.0);
+	/* on decoding threads, those times are theirs, summed: no "rest" */
+	if (r->threads > 1)
+		fprintf(stderr, ", on the decoding threads\n");
+	else
+		fprintf(stderr, "; the rest (pages, merge, decode, hand-off to the engine) %.3f s\n",
+			secs - z->read_secs - z->decompress_secs);
 }
 
 int fl_reader_run(struct fl_reader *r, struct fa_engine *e, char *err,
@@ -556,10 +695,11 @@ int fl_reader_run(struct fl_reader *r, struct fa_engine *e, char *err,
 	err[0] = '\0';
 	ret = iterate(r, err, errlen);
 	fl_guard_disarm();
-	profile(r, now() - t0);
+	t0 = now() - t0;
 	if (r->pipe && fl_pipe_finish(r->pipe))
 		r->engine_failed = true;
 	r->pipe = NULL;
+	profile(r, t0);
 	if (r->looped) {
 		snprintf(err, errlen, "libtraceevent delivered more records than the file's %d CPU data sections can hold (a corrupt ring-buffer page makes it re-read records)",
 			 r->info.nr_cpus);
@@ -581,7 +721,8 @@ void fl_reader_close(struct fl_reader *r)
 {
 	if (!r)
 		return;
-	fl_zpages_free(r->z);
+	if (!r->z_left)
+		fl_zpages_free(r->z);
 	if (r->abandoned)
 		close(r->fd);
 	else if (r->h)

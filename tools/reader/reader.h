@@ -17,6 +17,15 @@
 
 struct fl_reader;
 
+/*
+ * Threads decoding a v7 zstd recording's per-CPU streams (--threads;
+ * tools/reader/pardecode.h): 0, the default, is the number of online
+ * CPUs up to FL_DEFAULT_THREADS; never more than the recording's CPUs;
+ * 1 decodes on the reading thread.  The output is the same whatever it is.
+ */
+#define FL_DEFAULT_THREADS 8
+extern int fl_threads;
+
 struct fl_read_info {
 	char clock[32];			/* trace clock, "" when not recorded */
 	char compression[32];		/* "" when not compressed */

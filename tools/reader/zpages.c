@@ -3,6 +3,7 @@
  * zstd chunks decompressed in place, page by page (see zpages.h).
  */
 #include <endian.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,13 +36,23 @@ struct zstream {
 	size_t len, next;		/* bytes in buf; offset of the next page */
 };
 
-struct fl_zpages {
-	struct fl_merge m;
-	int fd;
+/*
+ * What decompressing needs besides a stream: one per thread that walks
+ * streams (fl_zpages_walk()), the reader's own in fl_zpages.
+ */
+struct fl_zwork {
 	ZSTD_DCtx *dctx;
 	char *err;
 	size_t errlen;
 	struct fl_zstats st;
+	char msg[200];			/* a worker's message, before the merge takes it */
+};
+
+struct fl_zpages {
+	struct fl_merge m;
+	int fd;
+	struct fl_zwork w;		/* the calling thread's */
+	pthread_mutex_t lock;		/* adding a worker's figures to w.st */
 	struct fl_cursor *c;
 	struct zstream s[];
 };
@@ -54,9 +65,9 @@ static double now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static int corrupt(struct fl_zpages *z, int i, const char *what)
+static int corrupt(struct fl_zpages *z, struct fl_zwork *w, int i, const char *what)
 {
-	snprintf(z->err, z->errlen, "CPU index %d: %s at offset %llu (corrupt trace.dat)",
+	snprintf(w->err, w->errlen, "CPU index %d: %s at offset %llu (corrupt trace.dat)",
 		 i, what, z->s[i].pos);
 	return -1;
 }
@@ -77,7 +88,7 @@ static int reserve(void *p, size_t *cap, size_t n)
 }
 
 /* Stream @i's next chunk into its buffer: 0, 1 when none is left, -1. */
-static int next_chunk(struct fl_zpages *z, int i)
+static int next_chunk(struct fl_zpages *z, struct fl_zwork *w, int i)
 {
 	struct zstream *s = &z->s[i];
 	unsigned int zsize, size, ps = (unsigned int)z->m.page_size;
@@ -90,38 +101,38 @@ static int next_chunk(struct fl_zpages *z, int i)
 		return 1;
 	if (s->end - s->pos < sizeof(h) ||
 	    pread(z->fd, h, sizeof(h), (off_t)s->pos) != (ssize_t)sizeof(h))
-		return corrupt(z, i, "chunk header past the end of the CPU's data");
+		return corrupt(z, w, i, "chunk header past the end of the CPU's data");
 	memcpy(&v, h, 4);
 	zsize = le32toh(v);
 	memcpy(&v, h + 4, 4);
 	size = le32toh(v);
 	if (zsize > s->end - s->pos - sizeof(h))
-		return corrupt(z, i, "compressed chunk past the end of the CPU's data");
+		return corrupt(z, w, i, "compressed chunk past the end of the CPU's data");
 	if (!size || size % ps || size > MAX_CHUNK)
-		return corrupt(z, i, "implausible chunk size");
+		return corrupt(z, w, i, "implausible chunk size");
 	if (reserve(&s->z, &s->zcap, zsize ? zsize : 1) ||
 	    reserve(&s->buf, &s->cap, (size_t)size + ps)) {
-		snprintf(z->err, z->errlen, "out of memory");
+		snprintf(w->err, w->errlen, "out of memory");
 		return -1;
 	}
 	t = now();
 	if (pread(z->fd, s->z, zsize, (off_t)(s->pos + sizeof(h))) != (ssize_t)zsize)
-		return corrupt(z, i, "unreadable chunk");
-	z->st.read_secs += now() - t;
+		return corrupt(z, w, i, "unreadable chunk");
+	w->st.read_secs += now() - t;
 	t = now();
-	got = ZSTD_decompressDCtx(z->dctx, s->buf, size, s->z, zsize);
-	z->st.decompress_secs += now() - t;
+	got = ZSTD_decompressDCtx(w->dctx, s->buf, size, s->z, zsize);
+	w->st.decompress_secs += now() - t;
 	if (ZSTD_isError(got) || got != size)
-		return corrupt(z, i, "zstd chunk that does not decompress to its size");
+		return corrupt(z, w, i, "zstd chunk that does not decompress to its size");
 	/* kbuffer may look a little past a page's data: never at old bytes */
 	memset(s->buf + size, 0, ps);
 	s->pos += sizeof(h) + zsize;
 	s->left--;
 	s->len = size;
 	s->next = 0;
-	z->st.chunks++;
-	z->st.zbytes += zsize;
-	z->st.bytes += size;
+	w->st.chunks++;
+	w->st.zbytes += zsize;
+	w->st.bytes += size;
 	return 0;
 }
 
@@ -130,9 +141,9 @@ static int next_chunk(struct fl_zpages *z, int i)
  * (fl_merge's next_page): as libtracecmd, pages without events are
  * skipped.
  */
-static int next_page(struct fl_merge *m, int i)
+static int walk_page(struct fl_zpages *z, struct fl_zwork *w, int i)
 {
-	struct fl_zpages *z = (struct fl_zpages *)((char *)m - offsetof(struct fl_zpages, m));
+	struct fl_merge *m = &z->m;
 	struct zstream *s = &z->s[i];
 	struct fl_cursor *c = &m->c[i];
 	char *page;
@@ -140,7 +151,7 @@ static int next_page(struct fl_merge *m, int i)
 
 	for (;;) {
 		if (s->next >= s->len) {
-			ret = next_chunk(z, i);
+			ret = next_chunk(z, w, i);
 			if (ret) {
 				c->data = NULL;
 				return ret;
@@ -151,7 +162,7 @@ static int next_page(struct fl_merge *m, int i)
 		c->data = NULL;
 		if (kbuffer_load_subbuffer(c->kb, page) < 0 ||
 		    kbuffer_start_of_data(c->kb) + kbuffer_subbuffer_size(c->kb) > m->page_size)
-			return corrupt(z, i, "ring-buffer page larger than a page, in the chunk before");
+			return corrupt(z, w, i, "ring-buffer page larger than a page, in the chunk before");
 		c->data = kbuffer_read_event(c->kb, &c->ts);
 		if (c->data) {
 			c->page = page;
@@ -159,6 +170,77 @@ static int next_page(struct fl_merge *m, int i)
 			return 0;
 		}
 	}
+}
+
+static int next_page(struct fl_merge *m, int i)
+{
+	struct fl_zpages *z = (struct fl_zpages *)((char *)m - offsetof(struct fl_zpages, m));
+
+	return walk_page(z, &z->w, i);
+}
+
+struct fl_zwork *fl_zwork_new(struct fl_zpages *z)
+{
+	struct fl_zwork *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return NULL;
+	(void)z;
+	w->dctx = ZSTD_createDCtx();
+	if (!w->dctx) {
+		free(w);
+		return NULL;
+	}
+	w->err = w->msg;
+	w->errlen = sizeof(w->msg);
+	return w;
+}
+
+void fl_zwork_free(struct fl_zpages *z, struct fl_zwork *w)
+{
+	if (!w)
+		return;
+	pthread_mutex_lock(&z->lock);
+	z->w.st.chunks += w->st.chunks;
+	z->w.st.zbytes += w->st.zbytes;
+	z->w.st.bytes += w->st.bytes;
+	z->w.st.read_secs += w->st.read_secs;
+	z->w.st.decompress_secs += w->st.decompress_secs;
+	pthread_mutex_unlock(&z->lock);
+	ZSTD_freeDCtx(w->dctx);
+	free(w);
+}
+
+const char *fl_zwork_error(const struct fl_zwork *w)
+{
+	return w->msg;
+}
+
+int fl_zpages_streams(const struct fl_zpages *z)
+{
+	return z->m.n;
+}
+
+int fl_zpages_walk(struct fl_zpages *z, struct fl_zwork *w, int i,
+		   int (*cb)(struct tep_record *rec, void *arg), void *arg, int max)
+{
+	struct fl_cursor *c = &z->c[i];
+	struct tep_record rec;
+	int k;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.ref_count = 1;
+	for (k = 0; k < max; k++) {
+		if (!c->data)
+			return 1;
+		fl_cursor_record(&z->m, c, &rec);
+		if (cb(&rec, arg) < 0)
+			return -1;
+		c->data = kbuffer_next_event(c->kb, &c->ts);
+		if (!c->data && walk_page(z, w, i) < 0)
+			return -1;
+	}
+	return c->data ? 0 : 1;
 }
 
 /* Does libtracecmd see the first record of CPU index @i as we do? */
@@ -190,7 +272,8 @@ void fl_zpages_free(struct fl_zpages *z)
 		free(z->s[i].buf);
 	}
 	free(z->c);
-	ZSTD_freeDCtx(z->dctx);
+	ZSTD_freeDCtx(z->w.dctx);
+	pthread_mutex_destroy(&z->lock);
 	free(z);
 }
 
@@ -223,15 +306,16 @@ int fl_zpages_open(int fd, struct tracecmd_input *h, struct fl_zpages **out,
 		goto oom;
 	z->m.n = n;
 	z->c = calloc((size_t)n, sizeof(*z->c));
-	z->dctx = ZSTD_createDCtx();
-	if (!z->c || !z->dctx)
+	z->w.dctx = ZSTD_createDCtx();
+	pthread_mutex_init(&z->lock, NULL);
+	if (!z->c || !z->w.dctx)
 		goto oom;
 	z->m.c = z->c;
 	z->m.page_size = (int)l.page_size;
 	z->m.next_page = next_page;
 	z->fd = fd;
-	z->err = why;
-	z->errlen = whylen;
+	z->w.err = why;
+	z->w.errlen = whylen;
 	for (i = 0; i < n; i++) {
 		s = &z->s[i];
 		z->c[i].cpu = i;
@@ -244,7 +328,7 @@ int fl_zpages_open(int fd, struct tracecmd_input *h, struct fl_zpages **out,
 		if (l.cpu[i].size) {
 			if (l.cpu[i].size < sizeof(cnt) ||
 			    pread(fd, cnt, sizeof(cnt), (off_t)s->pos) != (ssize_t)sizeof(cnt)) {
-				corrupt(z, i, "no chunk count");
+				corrupt(z, &z->w, i, "no chunk count");
 				goto unsupported;
 			}
 			memcpy(&v, cnt, 4);
@@ -273,12 +357,12 @@ unsupported:
 int fl_zpages_iterate(struct fl_zpages *z, int (*cb)(struct tep_record *rec, void *arg),
 		      void *arg, char *err, size_t errlen)
 {
-	z->err = err;
-	z->errlen = errlen;
+	z->w.err = err;
+	z->w.errlen = errlen;
 	return fl_merge_run(&z->m, cb, arg);
 }
 
 const struct fl_zstats *fl_zpages_stats(const struct fl_zpages *z)
 {
-	return &z->st;
+	return &z->w.st;
 }

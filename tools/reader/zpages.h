@@ -43,6 +43,27 @@ int fl_zpages_open(int fd, struct tracecmd_input *h, struct fl_zpages **out,
  */
 int fl_zpages_iterate(struct fl_zpages *z, int (*cb)(struct tep_record *rec, void *arg),
 		      void *arg, char *err, size_t errlen);
+/*
+ * Walking the streams on other threads (pardecode.h): each thread has
+ * its own decompression context (fl_zwork_new(); NULL when out of
+ * memory), and walks only its own streams.  fl_zwork_free() adds its
+ * figures to fl_zpages_stats().
+ */
+struct fl_zwork;
+struct fl_zwork *fl_zwork_new(struct fl_zpages *z);
+void fl_zwork_free(struct fl_zpages *z, struct fl_zwork *w);
+/* The message of the walk that returned -1 on @w. */
+const char *fl_zwork_error(const struct fl_zwork *w);
+int fl_zpages_streams(const struct fl_zpages *z);
+
+/*
+ * Calls @cb for the next records of stream (CPU index) @i alone, at most
+ * @max: 0 when more follow, 1 when the stream has no more, -1 when @cb
+ * returned < 0 or the data is corrupt (fl_zwork_error()).
+ */
+int fl_zpages_walk(struct fl_zpages *z, struct fl_zwork *w, int i,
+		   int (*cb)(struct tep_record *rec, void *arg), void *arg, int max);
+
 const struct fl_zstats *fl_zpages_stats(const struct fl_zpages *z);
 void fl_zpages_free(struct fl_zpages *z);
 

@@ -42,6 +42,7 @@ FL_MACHINE_HELP
 FL_SHARED_MISS_HELP
 "  --json         {base: [files], new: [files], rows: [{metric, base_mean, ...}]}\n"
 "  --csv          metric,base_mean,base_stddev_pct,change_pct,new_mean,new_stddev_pct,base_runs_n,new_runs_n\n"
+FL_THREADS_HELP
 "  -h, --help     this text\n"
 "Options go before the first file; '--' separates the sides.\n"
 "\n"

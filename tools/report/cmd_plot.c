@@ -61,6 +61,7 @@ static void help(FILE *f)
 "  --json            list what was written, and the Pareto points\n"
 "  --csv             the Pareto points: file,segment,tg_policy,idlest_policy,\n"
 "                    writes_per_s,err_mean_load,err_p99_load,switches_per_s\n"
+FL_THREADS_HELP
 "  -h, --help        this text\n"
 "\n"
 "examples:\n"

@@ -103,6 +103,7 @@ static void help(FILE *f)
 "  --top=N        text: task groups shown per segment (default 20, 0 = all)\n"
 FL_MACHINE_HELP
 FL_SHARED_MISS_HELP
+FL_THREADS_HELP
 "  -h, --help     this text\n"
 "\n"
 "Warnings go to stderr: lost events, a trace clock that is not global, records\n"
@@ -114,7 +115,8 @@ FL_SHARED_MISS_HELP
 "  fairlab report --top=0 trace.dat | less\n"
 "  fairlab report --json trace.dat | jq '.segments[0].metrics.writes_per_s'\n"
 "  fairlab report --csv --table=groups trace.dat > groups.csv\n"
-"  fairlab report --machine=milan trace.dat    # headline cost on EPYC Milan\n",
+"  fairlab report --machine=milan trace.dat    # headline cost on EPYC Milan\n"
+"  fairlab report --threads=4 big.dat # its CPUs decoded on 4 threads\n",
 	      f);
 }
 

@@ -100,6 +100,7 @@ FL_SHARED_MISS_HELP
 "  --gnuplot=PROG   the gnuplot program (default gnuplot)\n"
 "  --json           one JSON document: file, recorded, policies[], frontier[]\n"
 "  --csv            the policies table, one row each\n"
+FL_THREADS_HELP
 "  -h, --help       this text\n"
 "  --idlest         the placement what-if instead: every recorded\n"
 "                   find_idlest_group() call under every idlest policy\n"

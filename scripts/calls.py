@@ -21,12 +21,13 @@ the same lines where the function's source and its inlined callees'
 sources did the same.  scripts/port-check.sh compares an rt-amd64 build's
 lines with those of the non-rt build of the same version (module/port/
 <series>/rt.txt lists the differences the port follows).  Needs
-python3-pyelftools and objdump; about a minute per vmlinux.
+python3-pyelftools and objdump; about half a minute per vmlinux.
 
 example:
   scripts/calls.py .cache/dbg/vmlinux-6.1.0-57-rt-amd64 task_tick_fair
 """
 import argparse
+import bisect
 import importlib.util
 import os
 import re
@@ -42,6 +43,54 @@ spec.loader.exec_module(surface)
 TARGET = re.compile(r"^(call|jmp)\w*\s+[0-9a-f]+ <([A-Za-z0-9_.$]+)>$")
 
 
+def symbols(elf, names):
+    """name -> address of each STT_FUNC of .symtab named in names"""
+    st = elf.get_section_by_name(".symtab")
+    out = {}
+    for s in st.iter_symbols() if st is not None else ():
+        if s.name in names and s["st_info"]["type"] == "STT_FUNC" and s["st_size"] > 0:
+            out.setdefault(s.name, s["st_value"])
+    return out
+
+
+def facts(vmlinux, tree, functions):
+    """The sorted `FUNCTION CHAIN inline|call NAME` lines of functions."""
+    byname = {}
+    for n in tree.concrete:
+        byname.setdefault(n.name, []).append(n)
+    out = set()
+    owner = []          # (lo, hi, function) of every range of every function
+    for f in functions:
+        nodes = byname.get(f)
+        if not nodes:
+            sys.exit("calls.py: error: %s: no out-of-line %s in %s" % (vmlinux, f, surface.FAIR_CU))
+        for node in nodes:
+            stack = [(node, f)]
+            while stack:
+                n, chain = stack.pop()
+                for c in n.children:
+                    if c.tag == "DW_TAG_inlined_subroutine":
+                        out.add("%s %s inline %s" % (f, chain, c.name))
+                        stack.append((c, chain + ">" + c.name))
+                    else:
+                        stack.append((c, chain))
+            owner += [(lo, hi, f) for lo, hi in node.ranges]
+    owner.sort()
+    starts = [o[0] for o in owner]
+    # objdump runs per cluster of ranges, not per range: each reads all symbols
+    for addr, text in surface.objdump_ranges(vmlinux, [o[:2] for o in owner]):
+        m = TARGET.match(" ".join(text.split()))
+        if not m:
+            continue
+        # every function whose ranges hold addr (one, unless listed twice)
+        k = bisect.bisect_right(starts, addr)
+        for lo, hi, f in owner[:k]:
+            if lo <= addr < hi and m.group(2) != f:
+                chain = ">".join(x.name for x in tree.innermost(addr))
+                out.add("%s %s call %s" % (f, chain or f, m.group(2)))
+    return sorted(out)
+
+
 def main():
     ap = argparse.ArgumentParser(
         description=__doc__.split("\n\n", 1)[1].split("\n\nexample")[0],
@@ -55,36 +104,16 @@ def main():
         elf = surface.ELFFile(fh)
         if not elf.has_dwarf_info():
             sys.exit("calls.py: error: %s has no DWARF (a -dbg vmlinux?)" % a.vmlinux)
-        cu = surface.find_cu(elf.get_dwarf_info(), surface.FAIR_CU)
+        # linked (ET_EXEC): its .rela.debug_* (6.1's --emit-relocs) are
+        # applied already; pyelftools would apply ~11M of them again in Python
+        dwarf = elf.get_dwarf_info(relocate_dwarf_sections=elf["e_type"] == "ET_REL")
+        # .debug_aranges finds fair.c's unit from a replaced function's address
+        addrs = symbols(elf, set(a.functions)).values()
+        cu = surface.find_cu(dwarf, surface.FAIR_CU, sorted(addrs))
         if cu is None:
             sys.exit("calls.py: error: no %s compile unit in %s" % (surface.FAIR_CU, a.vmlinux))
-        tree = surface.CUTree(elf.get_dwarf_info(), cu)
-    byname = {}
-    for n in tree.concrete:
-        byname.setdefault(n.name, []).append(n)
-    out = set()
-    for f in a.functions:
-        nodes = byname.get(f)
-        if not nodes:
-            sys.exit("calls.py: error: %s: no out-of-line %s in %s" % (a.vmlinux, f, surface.FAIR_CU))
-        for node in nodes:
-            stack = [(node, f)]
-            while stack:
-                n, chain = stack.pop()
-                for c in n.children:
-                    if c.tag == "DW_TAG_inlined_subroutine":
-                        out.add("%s %s inline %s" % (f, chain, c.name))
-                        stack.append((c, chain + ">" + c.name))
-                    else:
-                        stack.append((c, chain))
-            for lo, hi in node.ranges:
-                for addr, text in surface.objdump(a.vmlinux, lo, hi):
-                    m = TARGET.match(" ".join(text.split()))
-                    if not m or m.group(2) == f:
-                        continue
-                    chain = ">".join(x.name for x in tree.innermost(addr))
-                    out.add("%s %s call %s" % (f, chain or f, m.group(2)))
-    for line in sorted(out):
+        tree = surface.CUTree(dwarf, cu)
+    for line in facts(a.vmlinux, tree, a.functions):
         print(line)
 
 

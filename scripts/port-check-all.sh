@@ -13,8 +13,9 @@
 # vmlinux facts are cached in .cache/port-check/KREL/, so a second run only
 # re-reads sources and recompiles one object per build; a table whose lines
 # did not change is left as it is (the date in its header too).  A build
-# port-check cannot decide (a download failed, say) gets no line: it is
-# named in a '# undecided' comment and the exit status is 1.
+# port-check cannot decide (a download failed, say) is not served: its line
+# says refused, the reason 'undecided: ' and port-check's error, how '-';
+# the exit status is then 1.
 #
 # Table format (tab-separated, '#' lines are comments):
 #   krel  pkgver  verdict(served|refused)  reason('-' or the first difference)
@@ -81,8 +82,6 @@ write_tables() {
 		[ -s "$tmp/$p.rows" ] || touch "$tmp/$p.rows"
 		body=$tmp/$p.body
 		{
-			[ ! -s "$tmp/$p.undecided" ] ||
-				echo "# undecided (port-check failed, see make port-check KREL=...): $(paste -sd' ' "$tmp/$p.undecided")"
 			# builds not checked yet in this run keep their line of the old table
 			left=
 			for k in $(printf '%s\n' "${builds[@]:$i}" | awk -F'\t' -v p="$p" '$3 == p { print $1 }'); do
@@ -133,8 +132,11 @@ for b in "${builds[@]}"; do
 		cat "$tmp/row" >>"$tmp/$port.rows"
 		what=$(cut -f3,4 "$tmp/row" | tr '\t' ' ')
 	else
-		echo "$krel" >>"$tmp/$port.undecided"
-		what="undecided: $(tail -n1 "$tmp/err")"
+		# a line all the same: refused, with port-check's reason (tabs out)
+		what="undecided: $(tail -n1 "$tmp/err" | tr '\t' ' ')"
+		printf '%s\t%s\trefused\t%s\t%s\t-\t-\t-\t-\t-\n' "$krel" "$pkgver" "$what" \
+			"${pkgver%%-*}" >>"$tmp/$port.rows"
+		what="refused $what"
 		status=1
 	fi
 	now=$(date +%s)

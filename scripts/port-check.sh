@@ -208,7 +208,7 @@ case $krel in
 			[ $fetch = 1 ] || { echo "port-check: $krel: calls.py result of $1 not in $c (--no-dbg)" >&2; exit 2; }
 			[ -s "$2" ] || "$top/scripts/fetch-build.sh" --pkgver "$pkgver" "$1" dbg >&2 || true
 			[ -s "$2" ] || { echo "port-check: no -dbg vmlinux of $1 at $2 (scripts/fetch-build.sh $1 dbg)" >&2; exit 2; }
-			say "calls.py $1 (1-3 minutes)"
+			say "calls.py $1 (under a minute)"
 			{ echo "$want"; nice -n 10 $py "$top/scripts/calls.py" "$2" $funcs; } >"$c.tmp"
 			mv -f "$c.tmp" "$c"
 		fi

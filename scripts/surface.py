@@ -320,7 +320,20 @@ class CUTree:
             node = nxt
 
 
-def find_cu(dwarf, suffix):
+def find_cu(dwarf, suffix, addrs=()):
+    """The compile unit whose name ends with suffix.  addrs: code addresses
+    the unit is expected to hold; .debug_aranges maps them to their unit at
+    once, where a scan parses the header of every unit before it (seconds
+    on a vmlinux); the scan is the fallback."""
+    aranges = dwarf.get_aranges() if addrs else None
+    for a in addrs if aranges else ():
+        off = aranges.cu_offset_at_addr(a)
+        if off is None:
+            continue
+        cu = dwarf.get_CU_at(off)
+        n = cu.get_top_DIE().attributes.get("DW_AT_name")
+        if n and n.value.decode().endswith(suffix):
+            return cu
     for cu in dwarf.iter_CUs():
         top = cu.get_top_DIE()
         n = top.attributes.get("DW_AT_name")
@@ -345,6 +358,34 @@ def objdump(vmlinux, start=None, stop=None):
             yield int(m.group(1), 16), m.group(2)
     if p.wait() != 0:
         sys.exit("surface.py: error: objdump failed")
+
+
+def objdump_ranges(vmlinux, ranges, gap=1 << 20):
+    """(addr, text) of the instructions of ranges ([lo, hi) pairs), in address
+    order: one objdump run per cluster of ranges less than gap bytes apart
+    (each run reads the vmlinux's symbols, a second or more), keeping the
+    instructions that start inside a range.  objdump disassembles from each
+    symbol's start, so a longer window decodes a range as the range alone
+    does when the range starts at a symbol (a function or its .cold part)."""
+    spans = []          # the union of ranges, as disjoint sorted pairs
+    for lo, hi in sorted(ranges):
+        if spans and lo <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(spans[-1][1], hi))
+        else:
+            spans.append((lo, hi))
+    i = 0
+    while i < len(spans):
+        lo, hi = spans[i]
+        j = i + 1
+        while j < len(spans) and spans[j][0] - hi < gap:
+            hi = max(hi, spans[j][1])
+            j += 1
+        starts = [a for a, _ in spans[i:j]]
+        for addr, text in objdump(vmlinux, lo, hi):
+            k = bisect.bisect_right(starts, addr) - 1
+            if k >= 0 and addr < spans[i + k][1]:
+                yield addr, text
+        i = j
 
 
 def split_insn(text):

@@ -11,9 +11,9 @@
 #      update_pick_idlest policy on aim9-style exec and fork loops
 #      (demo/spawnloop.c).  The MC domain then has 4 groups of 2 CPUs (the
 #      cores), so update_pick_idlest chooses between 3 candidates of
-#      several CPUs, where the policies' tie-breaks differ (6.12; 6.1
-#      reads no SMT threads from TCG's AMD-family -cpu max and builds one
-#      MC domain of 8 single-CPU groups: 7 candidates).  A level with
+#      several CPUs, where the policies' tie-breaks differ (both kernels:
+#      the VM's CPU says GenuineIntel, from whose CPUID leaf 0xB 6.1 too
+#      reads the SMT threads).  A level with
 #      only 2 groups (the SMT domain; every level of 2 nodes of 2 cores x 2
 #      threads, the NUMA shapes that fit in 8 vCPUs) has one candidate and
 #      no choice to make.

@@ -17,7 +17,8 @@
 #   --nodes K        K NUMA nodes (one socket each), CPUs and memory split
 #                    evenly (N a multiple of K)
 #   --threads T      T SMT siblings per core (default 1; N a multiple of
-#                    T, and of K*T with --nodes)
+#                    T, and of K*T with --nodes; the CPU then says
+#                    GenuineIntel, so 6.1 too sees the threads)
 #   --mem MB         guest memory in MB (default 1024)
 #   --timeout SEC    host wall-clock limit for QEMU (default 300)
 #   --out DIR        artifact directory (default build/vm/<release>/<scenario-name>/)
@@ -360,7 +361,13 @@ disk=$tmp/out.img
 truncate -s "${mem}M" "$disk"
 console=$tmp/console.log
 
-qargs=(-accel "tcg,thread=$tcg" -cpu max -m "${mem}M" ${qextra[@]+"${qextra[@]}"})
+# SMT siblings: TCG's "max" CPU says AuthenticAMD with a family older
+# than Zen, whose CPUID 6.1 reads as one thread per core (QEMU warns that
+# this family does not support hyperthreading); as GenuineIntel, both
+# kernels take the threads from CPUID leaf 0xb.
+cpu=max
+[ "$threads" = 1 ] || cpu=max,vendor=GenuineIntel
+qargs=(-accel "tcg,thread=$tcg" -cpu "$cpu" -m "${mem}M" ${qextra[@]+"${qextra[@]}"})
 [ -z "$icount" ] || qargs+=(-icount "shift=$icount,sleep=off")
 if [ "$numa" -ge 2 ]; then
 	# one socket per node: a socket (shared LLC) spanning two nodes makes

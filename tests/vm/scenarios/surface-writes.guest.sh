@@ -9,7 +9,7 @@
 # (scripts/surface.py; FUNC+0xOFF survives KASLR).
 # The same workload, reaching every path that writes (fork/exec, cgroup
 # moves, cpu.weight writes, cpu.max throttling, CPU hotplug, autogroups,
-# fair <-> FIFO class switches), runs three times:
+# fair <-> RT class switches), runs three times:
 #   1. unpatched: every probe must fire;
 #   2. fairlab patched (transition done): no probe may fire;
 #   3. unpatched again: every probe must fire again.
@@ -82,7 +82,12 @@ workload() {
 	setsid sh /tmp/loop.sh "$s" /bin/true &
 	setsid sh /tmp/loop.sh "$s" sh -c 'sleep 0.01' &
 	# a burner moved between groups (task_change_group / detach / attach),
-	# switched fair -> FIFO -> fair (switched_from/to_fair)
+	# switched fair -> RT -> fair (switched_from/to_fair).  SCHED_RR, not
+	# FIFO: on PREEMPT_RT the per-CPU ktimers and rcuc threads are
+	# SCHED_FIFO 1, and a FIFO 1 burner on their CPU never lets them run:
+	# the soft timer of the sleep that would switch it back never fires
+	# (an RCU stall, then the scenario's timeout, on 6.12.117+deb12-rt);
+	# RR gives way to them at the end of each time slice
 	cg_run a/b sh /tmp/burn.sh /tmp/mv.pid &
 	wait_for 10 test -s /tmp/mv.pid && wait_for 10 test -s /tmp/thr.pid ||
 		not_ok "workload" "burners did not start"
@@ -96,7 +101,7 @@ workload() {
 			sleep 0.1
 		done
 		for _ in 1 2 3; do
-			chrt -f -p 1 $mv >/dev/null 2>&1 && ncl=$((ncl + 1))
+			chrt -r -p 1 $mv >/dev/null 2>&1 && ncl=$((ncl + 1))
 			sleep 0.02
 			chrt -o -p 0 $mv >/dev/null 2>&1
 		done
@@ -120,8 +125,8 @@ workload() {
 	for c in /sys/devices/system/cpu/cpu[1-9]*/online; do
 		[ "$(cat "$c")" = 1 ] || echo 1 >"$c"
 	done
-	log "workload: $n rounds: cgroup moves, reweights; $ncl switches to FIFO, $nhp CPU offlines"
-	[ "$ncl" -gt 0 ] || not_ok "workload" "chrt never switched the burner to SCHED_FIFO"
+	log "workload: $n rounds: cgroup moves, reweights; $ncl switches to SCHED_RR, $nhp CPU offlines"
+	[ "$ncl" -gt 0 ] || not_ok "workload" "chrt never switched the burner to SCHED_RR"
 	[ "$nhp" -gt 0 ] || [ "$ncpu" = 1 ] || not_ok "workload" "no CPU went offline"
 }
 

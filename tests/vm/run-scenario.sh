@@ -512,6 +512,15 @@ if [ ${#reasons[@]} -gt 0 ]; then
 	reason=${reasons[0]}
 	for r in "${reasons[@]:1}"; do reason="$reason; $r"; done
 	echo "not ok - $sname: $reason"
+	# The first kernel oops, BUG or warning in full (its RIP and call
+	# trace), which a panic's backtraces of the other CPUs push out of
+	# the last lines: CI keeps only this output.
+	first=$(grep -anE '(Oops|BUG:|general protection|WARNING:|Kernel panic)' "$con" |
+		head -1 | cut -d: -f1)
+	if [ -n "$first" ]; then
+		echo "# --- the first kernel error, lines $((first > 10 ? first - 10 : 1))-$((first + 90)) of $out/console.log ---"
+		sed -n "$((first > 10 ? first - 10 : 1)),$((first + 90))p" "$con" | sed 's/^/# | /'
+	fi
 	echo "# --- last 60 console lines ($out/console.log) ---"
 	tail -n 60 "$con" | sed 's/^/# | /'
 	echo "# --- ${secs}s host time" >&2

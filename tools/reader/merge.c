@@ -96,7 +96,9 @@ int fl_merge_run(struct fl_merge *m, int (*cb)(struct tep_record *rec, void *arg
 	struct fl_key *h;
 	int n = 0, i, ret = 0;
 
-	h = malloc((size_t)(m->n > 0 ? m->n : 1) * sizeof(*h));
+	if (!m->heap)
+		m->heap = malloc((size_t)(m->n > 0 ? m->n : 1) * sizeof(*h));
+	h = m->heap;
 	if (!h)
 		return -1;
 	for (i = 0; i < m->n; i++) {
@@ -121,6 +123,5 @@ int fl_merge_run(struct fl_merge *m, int (*cb)(struct tep_record *rec, void *arg
 		}
 		fl_heap_next(h, &n, s->data, s->ts);
 	}
-	free(h);
 	return ret;
 }

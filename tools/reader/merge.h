@@ -25,10 +25,18 @@ struct fl_cursor {
 	bool first;			/* data is the first event delivered of the page */
 };
 
+struct fl_key;
+
 struct fl_merge {
 	int n;				/* cursors, one per CPU index */
 	int page_size;
 	struct fl_cursor *c;
+	/*
+	 * fl_merge_run()'s heap (n keys), kept here and freed by the owner
+	 * with c: the reader's guard (guard.c) may jump out of a library call
+	 * inside the run, which then never reaches its own end.
+	 */
+	struct fl_key *heap;
 	/*
 	 * Points cursor @i at the first event of the next page with one:
 	 * 0, 1 when the CPU has no more (c[i].data NULL), -1 on an error

@@ -35,6 +35,7 @@ void fl_pages_free(struct fl_pages *p)
 	for (i = 0; i < p->m.n; i++)
 		if (p->c[i].kb)
 			kbuffer_free(p->c[i].kb);
+	free(p->m.heap);
 	free(p->c);
 	free(p);
 }

@@ -271,6 +271,7 @@ void fl_zpages_free(struct fl_zpages *z)
 		free(z->s[i].z);
 		free(z->s[i].buf);
 	}
+	free(z->m.heap);
 	free(z->c);
 	ZSTD_freeDCtx(z->w.dctx);
 	pthread_mutex_destroy(&z->lock);

@@ -205,7 +205,7 @@ void fa_pending_resolve(struct fa_pending *p, const struct fa_engine *e,
 			void *arg);
 /* Classifies the open segment's pending figures whose CPUs are placed now. */
 void fa_switch_resolve(struct fa_engine *e);
-/* The what-if replay's: the same, for each policy (fa_replay.c). */
+/* The what-if replay's: the same, for each policy (fa_replay_close.c). */
 void fa_replay_switch_resolve(struct fa_replay *r, const struct fa_engine *e);
 /* Classifies a write on @cpu after *@last_writer's, then sets *@last_writer. */
 enum fa_switch fa_writer_switch(const struct fa_engine *e, s32 *last_writer,
@@ -233,7 +233,7 @@ static inline enum fa_switch fa_switch_from(const struct fa_engine *e,
 }
 
 /*
- * fa_replay.c, called with the engine's state as it was before: a
+ * fa_replay_rec.c, called with the engine's state as it was before: a
  * tg_update record of group @i on cfs_rq slot @c; the spans of group @i
  * up to @t when a segment closes; the closed segment @s.  -1: no memory.
  */
@@ -252,7 +252,7 @@ void fa_replay_advance(struct fa_replay *r, const struct fa_engine *e, u32 i,
 		       u64 t);
 int fa_replay_close(struct fa_replay *r, const struct fa_segment *s);
 /*
- * Replays the records batched for the replay's helper thread (fa_replay.c)
+ * Replays the records batched for the replay's helper thread (fa_replay_batch.c)
  * before anything they read changes: the nodes of CPUs.
  */
 void fa_replay_flush(struct fa_replay *r);

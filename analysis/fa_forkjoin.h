@@ -2,7 +2,7 @@
 /*
  * One helper thread that runs a job on request while its caller does
  * its own share, then joins (the what-if replay's second half of the
- * policies: fa_replay.c).  The handoff (a mutex and two condition
+ * policies: fa_replay_batch.c).  The handoff (a mutex and two condition
  * variables) orders everything the caller wrote before fa_fj_run()
  * before the job, and everything the job wrote before fa_fj_wait()
  * returns.

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What-if replay: the errors held up to a segment's end, the switches of
+ * unknown distance resolved, and each policy's figures at a segment's
+ * close, merged as the engine merges its own.
+ */
+#include <string.h>
+
+#include "fa_replay_int.h"
+
+/* Group @i's errors under every policy held from its last record to @t. */
+static void advance(struct fa_replay *r, const struct fa_tg *g,
+		    struct rp_tg *t, u64 t_end)
+{
+	double dtd;
+	u64 dt;
+	u32 p;
+
+	dt = g->timed && t_end > g->last_ts ? t_end - g->last_ts : 0;
+	dtd = (double)dt;
+	t->clock += dt;
+	for (p = 0; p < r->npol; p++) {
+		if (dt) {
+			t->gp[p].abs_time += t->gp[p].a * dtd;
+			if (r->rel && t->gc[p].has_rel)
+				t->gc[p].rel_time += t->gc[p].rel * dtd;
+		}
+		/* the buckets complete when the results are read */
+		hold(r->pol[p].err, &t->gp[p], &t->gc[p], t->clock, r->rel);
+	}
+}
+
+/* Group @t's read errors under every policy held up to @t_end (fa_read_advance()). */
+static void advance_reads(struct fa_replay *r, struct rp_tg *t, u64 t_end)
+{
+	u32 k, p;
+
+	for (k = 0; k < t->nr_rd; k++) {
+		struct rp_cfs *c = &t->cfs[k];
+		struct rp_rd *rd = &t->rd[(size_t)k * r->npol];
+		u64 dt;
+
+		if (!c->rd_seen || t_end <= c->rd_ts)
+			continue;
+		dt = t_end - c->rd_ts;
+		for (p = 0; p < r->npol; p++) {
+			fa_err_span_abs(r->pol[p].sh, &t->gs[p].sh_abs_time, rd[p].a,
+					rd[p].ia, dt, (double)dt);
+			fa_err_span_rel(r->pol[p].sh, &t->gs[p].sh_rel_time, rd[p].rel,
+					rd[p].ir, dt, (double)dt);
+			fa_err_span_bnd(r->pol[p].sh, &t->gs[p].sh_bnd_time, rd[p].b,
+					rd[p].ib, dt, (double)dt);
+		}
+		c->rd_ts = t_end;
+	}
+}
+
+void fa_replay_advance(struct fa_replay *r, const struct fa_engine *e, u32 i,
+		       u64 t)
+{
+	fa_replay_flush(r);
+	if (i < r->ntg && r->tg[i].gp) {
+		advance_reads(r, &r->tg[i], t);
+		advance(r, &e->tgtab.tg[i], &r->tg[i], t);
+	}
+}
+
+/* A kept switch or transfer of policy pe->id classified (fa_pending_resolve()). */
+static void resolved(void *arg, const struct fa_pending_ent *pe, enum fa_coh_dist d)
+{
+	struct rp_pol *rp = &((struct fa_replay *)arg)->pol[pe->id];
+
+	if (pe->kind == FA_PEND_TRANSFER) {
+		rp->coh[FA_COH_UNKNOWN]--;
+		rp->coh[d]++;
+		return;
+	}
+	rp->xnode_unknown--;
+	rp->xnode += d == FA_COH_XNODE;
+}
+
+void fa_replay_switch_resolve(struct fa_replay *r, const struct fa_engine *e)
+{
+	fa_replay_flush(r);
+	fa_pending_resolve(&r->part[0].pend, e, resolved, r);
+	fa_pending_resolve(&r->part[1].pend, e, resolved, r);
+}
+
+int fa_replay_close(struct fa_replay *r, const struct fa_segment *s)
+{
+	struct fa_err seg, sh;
+	u32 p, i;
+
+	fa_replay_flush(r);
+	if (r->part[0].nomem || r->nomem1)
+		return -1;
+	memset(&sh, 0, sizeof(sh));
+	sh.time_ns = s->shares.time_ns;
+	sh.rel_time_ns = s->shares.rel_time_ns;
+	/* as the engine merges its groups into the segment, then the total */
+	memset(&seg, 0, sizeof(seg));
+	seg.time_ns = s->err.time_ns;
+	seg.rel_time_ns = r->rel ? s->err.rel_time_ns : 0;
+	for (p = 0; p < r->npol; p++) {
+		struct fa_replay_result *x = &r->res[r->order[p]];
+		struct fa_segment *f = &x->fig;
+
+		seg.abs_time = 0;
+		seg.rel_time = 0;
+		sh.abs_time = 0;
+		sh.rel_time = 0;
+		sh.bnd_time = 0;
+		for (i = 0; i < r->ntg; i++) {
+			struct rp_tg *t = &r->tg[i];
+
+			if (!t->gp)
+				continue;
+			seg.abs_time += t->gp[p].abs_time;
+			seg.rel_time += t->gc[p].rel_time;
+			sh.abs_time += t->gs[p].sh_abs_time;
+			sh.rel_time += t->gs[p].sh_rel_time;
+			sh.bnd_time += t->gs[p].sh_bnd_time;
+			t->gp[p].abs_time = 0;
+			t->gc[p].rel_time = 0;
+			t->gs[p].sh_abs_time = 0;
+			t->gs[p].sh_rel_time = 0;
+			t->gs[p].sh_bnd_time = 0;
+		}
+		fa_err_merge(&f->err, &seg);
+		/* the shares error as the engine merges it (fa_read.c) */
+		fa_err_merge(&f->shares, &sh);
+		f->shares.abs.total = fa_hist_sat_add(f->shares.abs.total,
+						      s->shares.abs.total);
+		f->shares.rel.total = fa_hist_sat_add(f->shares.rel.total,
+						      s->shares.rel.total);
+		f->shares.bnd.total = fa_hist_sat_add(f->shares.bnd.total,
+						      s->shares.bnd.total);
+		f->reads = r->reads;
+		f->read_untracked = r->read_untracked;
+		memcpy(f->coh, r->pol[p].coh, sizeof(f->coh));
+		f->coh_by_read = r->pol[p].coh_by_read;
+		/* the spans went to the buckets only (hold()), not their totals */
+		f->err.abs.total = fa_hist_sat_add(f->err.abs.total, s->err.time_ns);
+		f->err.rel.total = fa_hist_sat_add(f->err.rel.total,
+						   seg.rel_time_ns);
+		if (!r->started)
+			f->t_start = s->t_start;
+		if (s->t_end > f->t_end)
+			f->t_end = s->t_end;
+		f->attempts = r->attempts;
+		f->writes = r->pol[p].writes;
+		f->switches = r->pol[p].switches;
+		f->xnode = r->pol[p].xnode;
+		f->xnode_unknown = r->pol[p].xnode_unknown;
+		/*
+		 * Decided otherwise than recorded: written here but not by the
+		 * kernel, or the other way round (counted so, not per record).
+		 */
+		x->diverged = r->pol[p].writes - r->pol[p].both +
+			      (r->rec_writes - r->pol[p].both);
+	}
+	/* the reads' errors end with the segment (fa_read.h), as the engine's */
+	for (i = 0; i < r->ntg; i++) {
+		struct rp_tg *t = &r->tg[i];
+		u32 k;
+
+		for (k = 0; k < t->nr_cfs && t->cfs; k++)
+			t->cfs[k].rd_seen = false;
+	}
+	r->started = true;
+	return 0;
+}

@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What-if replay (fa_replay.h), its state shared by the files that do its
+ * jobs:
+ *  - fa_replay.c: the per-policy state's layout (slots per group, cfs_rq
+ *    and policy), made on demand; creation and results;
+ *  - fa_replay_rec.c: what a record's decision shares under every policy
+ *    (struct rp_rec), worked out once on the engine's thread;
+ *  - fa_replay_decide.c: the per-policy loops over one record (the
+ *    decision, the write, E, the shares error of a read);
+ *  - fa_replay_batch.c: the policies split over two threads, records
+ *    batched for the helper;
+ *  - fa_replay_close.c: spans held to a segment's end, and the results
+ *    (per policy) at its close.
+ *
+ * One pass: each record goes through every policy in a tight loop over
+ * that cfs_rq's per-policy slots; nothing is kept per record.
+ * Arithmetic on recorded values wraps (u64), as in fa_update.c.
+ */
+#ifndef FA_REPLAY_INT_H
+#define FA_REPLAY_INT_H
+
+#include "fa_engine_int.h"
+#include "fa_forkjoin.h"
+#include "fa_read.h"
+#include "fa_replay.h"
+
+/*
+ * One cfs_rq: the kernel's clock as rebuilt from since_ns, and its last
+ * read (common to every policy: its time and whether a shares error
+ * holds since, as in the engine's struct fa_cfs).
+ */
+struct rp_cfs {
+	u64 kpub;		/* sched_clock of the kernel's last publish, or never */
+	s64 off;		/* that clock minus the trace clock, at the last record */
+	u64 rd_ts;		/* the last read */
+	bool seen;
+	bool rd_seen;		/* a shares error holds since rd_ts */
+};
+
+/*
+ * One cfs_rq under one policy: the shares error of its last read (held
+ * until its next read), worked out at the read (fa_err_val()).
+ */
+struct rp_rd {
+	double a, rel, b;	/* |given - ideal|, / ideal, / tg_shares */
+	u32 ia, ir, ib;		/* their histogram buckets */
+};
+
+/*
+ * One task group under one policy: the shares error's integrals in the
+ * open segment (per group, summed as the engine does).
+ */
+struct rp_gs {
+	double sh_abs_time, sh_rel_time, sh_bnd_time;
+};
+
+/* One cfs_rq under one policy. */
+struct rp_cp {
+	s64 contrib;		/* replayed tg_load_avg_contrib */
+	u64 pub;		/* rebuilt sched_clock of the last publish, or never */
+};
+
+/*
+ * One task group under one policy: what every record touches (40 bytes),
+ * and what only the relative error and tg->load_avg (budget) need.
+ *
+ * The integral of |E| is summed per record, as the engine sums it (the
+ * same roundings: the recorded policy's figures are the report's, bit
+ * for bit), but the time E is held goes to its histogram buckets only
+ * when E changes (rp_tg.clock - since): sums of durations are exact, so
+ * the buckets are the same as with a bucket add per record, and most
+ * records leave most policies' E unchanged.
+ */
+struct rp_gp {
+	s64 err;		/* sum over seen cfs_rqs of (contrib - load) */
+	double abs_time;	/* integral of |E| in the open segment (fa_err) */
+	double a;		/* |E| (fa_err_val()) */
+	u64 since;		/* rp_tg.clock when E (a, ia, rel, ir) took its value */
+	u32 ia;			/* its histogram bucket */
+	s32 last_writer;
+	struct fa_coh_line line;	/* the modeled line (fa_coh.h): 64 bytes in all */
+};
+
+struct rp_gpc {
+	s64 sum_contrib;	/* sum over seen cfs_rqs of contrib */
+	double rel_time;	/* integral of |E|/sum(load) in the open segment */
+	double rel;		/* |E|/sum(load) (fa_err_val()), when has_rel */
+	u32 ir;			/* its histogram bucket */
+	bool has_rel;
+};
+
+struct rp_tg {
+	u64 clock;		/* the group's time observed: the sum of its spans */
+	u32 nr_cfs;
+	struct rp_cfs *cfs;	/* [nr_cfs] */
+	struct rp_cp *cp;	/* [nr_cfs][npol] */
+	struct rp_gp *gp;	/* [npol] */
+	struct rp_gpc *gc;	/* [npol] */
+	struct rp_gs *gs;	/* [npol] */
+	struct rp_rd *rd;	/* [nr_cfs][npol], from the group's first read */
+	u32 nr_rd;		/* cfs_rqs rd has room for */
+};
+
+/* The counters of one policy, kept together (the results are large). */
+struct rp_pol {
+	struct fl_tg_rule rule;
+	u64 writes, switches, xnode, xnode_unknown;
+	u64 both;		/* writes where the kernel wrote too */
+	struct fa_err *err;	/* its result's error statistics */
+	struct fa_err *sh;	/* ... and shares error statistics */
+	u64 coh[FA_COH_NR];	/* modeled transfers per distance */
+	u64 coh_by_read;
+};
+
+/*
+ * Policies are replayed in the order of their rule's shape, each shape in
+ * a loop of its own (replay_range()), "recorded" ones (any shape) last:
+ * the shapes' branches then fold away.  Internal index k is result
+ * order[k]; the per-policy arrays (pol, per-cfs_rq and per-group slots)
+ * are in internal order.
+ */
+enum { RP_SCALED, RP_ABOVE, RP_GATED, RP_BUDGET, RP_ANY, RP_NR };
+
+/* The rule shape of each RP_* but RP_ANY. */
+static const u32 rp_range_shape[RP_ANY] = {
+	[RP_SCALED] = FL_RULE_SCALED, [RP_ABOVE] = FL_RULE_ABOVE,
+	[RP_GATED] = FL_RULE_GATED, [RP_BUDGET] = FL_RULE_BUDGET,
+};
+
+/*
+ * The policies one thread replays: internal indices [lo, hi), with their
+ * rules (each part makes its own, so that the parts share nothing they
+ * write).
+ */
+struct rp_part {
+	u32 lo, hi;
+	u32 range[RP_NR + 1];	/* internal indices of each RP_*, within [lo, hi) */
+	u32 rule_nr_cpus;	/* the rules are made for */
+	bool rules_made;
+	bool shapes_ok;		/* each rule has its range's shape */
+	/* FA_REPLAY_RECORDED: the rule of the last record's own policy */
+	struct fl_tg_policy rec_pol;
+	u32 rec_nr_cpus;
+	struct fl_tg_rule rec_rule;
+	bool rec_made;
+	/*
+	 * stock's argument is its kernel's rate-limit gate (us; 0 before
+	 * 6.7, 1000 from 6.7): a listed "stock" is replayed with the gate
+	 * the recording's own stock records carry, from the first of them
+	 * on (without a gate before it, or in a recording without one).
+	 */
+	u32 stock_gate;	/* per part: each makes its own rules */
+	bool nomem;	/* a modeled line's sharers could not grow */
+	/* its policies' switches of unknown distance (id: internal index) */
+	struct fa_pending pend;
+};
+
+/* What every policy's decision on one record shares (set by the engine's thread). */
+struct rp_rec {
+	u32 tg, cfs;		/* group index, cfs_rq's CPU */
+	u32 policy, arg;	/* the record's own (FA_REPLAY_RECORDED) */
+	struct fl_tg_input in;	/* site and nr_cpus set */
+	s64 load;
+	s64 contrib;		/* recorded contrib before */
+	/*
+	 * What E's term of the cfs_rq, (contrib - lold), is replaced with
+	 * adds up to E + lold_w - (written ? contrib before : load): with
+	 * lold_w = lold, the load last observed, or, at the cfs_rq's first
+	 * record (no term yet), the recorded contrib, every policy's then.
+	 */
+	s64 lold_w;
+	s64 sum_load;		/* the group's sum(load) after the record */
+	s64 tg_ksum;		/* recorded tg->load_avg - the kernel's sum(contrib), before */
+	u64 ksc;		/* rebuilt sched_clock */
+	u64 before;		/* the kernel's last publish before, at a first record */
+	u64 clock;		/* rp_tg.clock after E's span before the record */
+	double dtd;		/* that span */
+	s32 cpu;		/* executing CPU */
+	int node;		/* its node, -1 unknown */
+	/* resync: a site that makes no decision (FL_SITE_NO_DECISION) */
+	bool cseen, evicted, resync, written, sum_changed, spans;
+	/*
+	 * A tg_read record instead (is_read): what every policy's shares
+	 * error and line read share (replay_read()).  The policy's own
+	 * tg->load_avg is the recorded one plus its E minus the kernel's
+	 * (the cfs_rqs' contribs are all the two sums differ by); its
+	 * cfs_rq's contrib the recorded one plus its own minus the
+	 * kernel's (contrib, above, when cseen).
+	 */
+	bool is_read;
+	bool rd_timed;		/* the group has a tracked sum(load) */
+	s64 rd_tla;		/* the value read */
+	s64 rd_contrib, rd_load, rd_tg_shares, rd_shares;	/* as recorded */
+	s64 rd_ideal;		/* shares with tg->load_avg = sum(load) */
+	s64 rd_kerr;		/* the kernel's E */
+	u64 rd_dt;		/* the span of the cfs_rq's last read error (0: none) */
+};
+
+/*
+ * Records gathered for the helper thread's part: both parts replay a
+ * batch at once (fa_replay_flush()), in record order each.
+ */
+#define RP_BATCH 2048
+
+struct fa_replay {
+	u32 npol;
+	bool rel;		/* relative error too (FA_REPLAY_REL) */
+	bool sh_abs;		/* absolute shares error too (FA_REPLAY_SHARES_ABS) */
+	struct rp_pol *pol;	/* internal order */
+	u32 *order;		/* internal index -> result index */
+	u32 range[RP_NR + 1];	/* internal indices of each RP_* */
+	struct fa_replay_result *res;
+	const struct fa_engine *e;	/* nodes of CPUs (fa_switch_from()) */
+	u32 *pend_held;		/* [npol]: both parts' pending entries per policy */
+	/*
+	 * part[0] on the engine's thread; with a helper thread (fj), part[1]
+	 * on it, the records batched: the engine fills batch[0 .. nbatch)
+	 * while the helper replays the previous batch (hb[0 .. hn)), two
+	 * buffers in turn (rp_handoff()).  While the helper runs (busy), the
+	 * engine's thread touches no state of part[1] and moves no array the
+	 * helper reads (rp_quiesce() first).
+	 */
+	struct rp_part part[2];
+	struct fa_fj *fj;
+	struct rp_rec *buf;	/* [2 * RP_BATCH] */
+	struct rp_rec *batch, *hb;
+	u32 nbatch, hn;
+	bool busy;
+	bool nomem1;		/* part[1].nomem, read when the helper was idle */
+	u64 mark;		/* the engine thread's CPU time at the last rp_handoff */
+	/*
+	 * The split between the parts follows their work (rebalance()):
+	 * policies differ in cost (a shape's loop, writes, "recorded" on the
+	 * generic loop), so an even split by count is not an even split of
+	 * the work.  CPU times, ns.
+	 */
+	u64 helper_ns;		/* the helper's part of the last batch */
+	u64 own_avg, other_avg;	/* per batch, averaged (rebalance()) */
+
+	u64 attempts;
+	u64 rec_writes;		/* attempts the kernel wrote (resyncs too) */
+	u64 reads, read_untracked;	/* as the engine counts them */
+	bool started;
+	u32 ntg;
+	struct rp_tg *tg;	/* indexed like the engine's group table */
+};
+
+/*
+ * The time policy @e's E, (@q, @qc), has held its value, up to @clock,
+ * into its histogram buckets (rp_gp); what fa_err_span() does but the
+ * integral and the total.
+ */
+static __attribute__((always_inline)) inline void
+hold(struct fa_err *e, struct rp_gp *q, const struct rp_gpc *qc, u64 clock,
+     const bool rel)
+{
+	u64 held = clock - q->since;
+
+	if (held) {
+		fa_hist_add_bucket(&e->abs, q->ia, held);
+		if (rel && qc->has_rel)
+			fa_hist_add_bucket(&e->rel, qc->ir, held);
+		q->since = clock;
+	}
+}
+
+/* fa_replay.c */
+void rp_set_part(struct fa_replay *r, struct rp_part *pt, u32 lo, u32 hi);
+/* Group @i's state, its cfs_rq slot @cpu created (zeroed) on demand. */
+struct rp_tg *rp_get_tg(struct fa_replay *r, u32 i, u32 cpu);
+/* Group @t's read slots, for every cfs_rq slot it has (zeroed: no error yet). */
+int rp_get_rd(struct fa_replay *r, struct rp_tg *t);
+
+/* fa_replay_decide.c */
+/* One record under the policies of part @pt. */
+void rp_replay_rec(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x);
+/* Records @b[0 .. @n) under part @pt's policies. */
+void rp_replay_batch(struct fa_replay *r, struct rp_part *pt,
+		     const struct rp_rec *b, u32 n);
+
+/* fa_replay_batch.c */
+/* The helper thread's job: its part of the handed-off batch. */
+void rp_helper_job(void *arg);
+/* The helper's batch done: its state is the engine thread's to touch. */
+void rp_quiesce(struct fa_replay *r);
+/* The filled batch to both parts (@sync: and wait for the helper). */
+void rp_handoff(struct fa_replay *r, bool sync);
+
+#endif /* FA_REPLAY_INT_H */

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What-if replay: what every policy's decision on one record shares
+ * (struct rp_rec), worked out once per record on the engine's thread, from
+ * the record and the engine's state before its own accounting; the record
+ * then replayed now or batched (fa_replay_batch.c).
+ */
+#include "fa_replay_int.h"
+
+/*
+ * The kernel's sched_clock_cpu() at this record, rebuilt (fa_replay.h);
+ * *before: its last publish before the record (FL_SINCE_NEVER: none);
+ * *evicted: the kernel's table forgot a publish it had.
+ */
+static u64 kernel_clock(struct rp_cfs *kc, const struct fa_tg_update *u,
+			u64 now, u64 *before, bool *evicted)
+{
+	bool resync = FL_SITE_NO_DECISION(u->site);
+	bool known = !resync && u->since_ns != FL_SINCE_NEVER;
+	u64 ksc;
+
+	if (!kc->seen) {
+		kc->seen = true;
+		kc->off = 0;
+		kc->kpub = FL_SINCE_NEVER;
+	}
+	*evicted = false;
+	if (known && kc->kpub != FL_SINCE_NEVER) {
+		ksc = kc->kpub + u->since_ns;
+	} else {
+		ksc = now + (u64)kc->off;
+		if (known) {
+			/* a publish before the recording, or missing from it */
+			kc->kpub = ksc - u->since_ns;
+		} else if (!resync && kc->kpub != FL_SINCE_NEVER) {
+			*evicted = true;
+			kc->kpub = FL_SINCE_NEVER;
+		}
+	}
+	*before = kc->kpub;
+	kc->off = (s64)(ksc - now);
+	if (u->written || resync)
+		kc->kpub = ksc;
+	return ksc;
+}
+
+/* The engine records come from (its CPUs' nodes): the helper reads it. */
+static void set_engine(struct fa_replay *r, const struct fa_engine *e)
+{
+	if (r->e != e) {
+		rp_quiesce(r);
+		r->e = e;
+	}
+}
+
+/* Record @x, set up, replayed now or batched for both parts. */
+static int push(struct fa_replay *r, struct rp_rec *x)
+{
+	if (!r->fj)
+		rp_replay_rec(r, &r->part[0], x);
+	else if (++r->nbatch == RP_BATCH)
+		rp_handoff(r, false);
+	return r->part[0].nomem || r->nomem1 ? -1 : 0;
+}
+
+int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
+			u32 i, const struct fa_cfs *c, const struct fa_event *ev)
+{
+	const struct fa_tg_update *u = &ev->u.tg_update;
+	const struct fa_tg *g = &e->tgtab.tg[i];
+	u32 cpu = (u32)u->cfs_cpu;
+	struct rp_rec one, *x = r->fj ? &r->batch[r->nbatch] : &one;
+	struct rp_tg *t;
+	s64 lold;
+	u64 dt;
+
+	/* slots are made here, while no part is being replayed */
+	t = rp_get_tg(r, i, cpu);
+	if (!t)
+		return -1;
+	set_engine(r, e);
+	r->attempts++;
+	r->rec_writes += u->written;
+	x->is_read = false;
+	x->tg = i;
+	x->cfs = cpu;
+	x->policy = u->policy;
+	x->arg = u->arg;
+	x->load = (s64)u->load;
+	x->contrib = (s64)u->contrib;
+	x->cseen = c->seen;
+	x->resync = FL_SITE_NO_DECISION(u->site);
+	x->written = u->written;
+	x->cpu = ev->cpu;
+	x->node = fa_cpu_node(e, ev->cpu);
+	/* E of every policy held since the group's last record (advance()) */
+	dt = g->timed && e->now > g->last_ts ? e->now - g->last_ts : 0;
+	x->spans = dt != 0;
+	x->dtd = (double)dt;
+	t->clock += dt;
+	x->clock = t->clock;
+	x->ksc = kernel_clock(&t->cfs[cpu], u, e->now, &x->before, &x->evicted);
+	/* sum(load) after this record, and the kernel's sum(contrib) before */
+	lold = x->cseen ? c->load : 0;
+	x->lold_w = x->cseen ? c->load : (s64)u->contrib;
+	x->sum_load = add_w(sub_w(g->sum_load, lold), x->load);
+	x->sum_changed = r->rel && x->sum_load != g->sum_load;
+	x->tg_ksum = sub_w(fa_tg_load_before(u),
+			   add_w(sub_w(g->sum_contrib, x->cseen ? c->contrib : 0),
+				 (s64)u->contrib));
+	x->in.site = u->site;
+	x->in.nr_cpus = u->nr_cpus;
+	x->in.tg_load_avg = 0;
+	x->in.since_ns = FL_SINCE_NEVER;
+	return push(r, x);
+}
+
+int fa_replay_tg_read(struct fa_replay *r, const struct fa_engine *e, u32 i,
+		      const struct fa_cfs *c, const struct fa_event *ev,
+		      bool good)
+{
+	const struct fa_tg_read *rd = &ev->u.tg_read;
+	const struct fa_tg *g = &e->tgtab.tg[i];
+	u32 cpu = (u32)rd->cfs_cpu;
+	struct rp_rec one, *x = r->fj ? &r->batch[r->nbatch] : &one;
+	struct rp_cfs *kc;
+	struct rp_tg *t;
+
+	t = rp_get_tg(r, i, cpu);
+	if (!t || rp_get_rd(r, t))
+		return -1;
+	set_engine(r, e);
+	r->reads++;
+	kc = &t->cfs[cpu];
+	x->is_read = true;
+	x->tg = i;
+	x->cfs = cpu;
+	x->cpu = ev->cpu;
+	x->cseen = c->seen;
+	x->contrib = c->contrib;
+	x->rd_tla = rd->tg_load_avg;
+	x->rd_contrib = (s64)rd->contrib;
+	x->rd_load = (s64)rd->load;
+	x->rd_tg_shares = (s64)rd->tg_shares;
+	x->rd_shares = rd->shares;
+	x->rd_kerr = g->err;
+	/* a record that does not add up: the line's read only, as if absent */
+	x->rd_timed = good && g->timed;
+	x->rd_dt = 0;
+	x->dtd = 0;
+	x->rd_ideal = c->rd_ideal;	/* the engine's, when timed */
+	if (!good)
+		return push(r, x);
+	/* the engine's read_span() and rd_* of this cfs_rq (fa_read.c) */
+	x->rd_dt = kc->rd_seen && e->now > kc->rd_ts ? e->now - kc->rd_ts : 0;
+	x->dtd = (double)x->rd_dt;
+	kc->rd_ts = e->now;
+	kc->rd_seen = g->timed;
+	if (!g->timed)
+		r->read_untracked++;
+	return push(r, x);
+}

@@ -38,9 +38,9 @@ void rp_quiesce(struct fa_replay *r)
 }
 
 /*
- * At a full batch's rp_handoff: the engine thread's work since the last one
- * (its part of the previous batch, then the engine's on this one while
- * the helper replayed the previous batch) against the helper's part of
+ * At the handoff of a full batch: the engine thread's work since the
+ * last one (its part of the previous batch, then the engine's on this
+ * one while the helper replayed the previous batch) against the helper's part of
  * that batch, each averaged over the last batches (weight 1/8: one
  * batch's work depends on its groups and records).  The busier side
  * hands one policy to the other when it did over 1/16 more: each part

@@ -228,7 +228,7 @@ struct fa_replay {
 	u32 nbatch, hn;
 	bool busy;
 	bool nomem1;		/* part[1].nomem, read when the helper was idle */
-	u64 mark;		/* the engine thread's CPU time at the last rp_handoff */
+	u64 mark;		/* the engine thread's CPU time at the last handoff */
 	/*
 	 * The split between the parts follows their work (rebalance()):
 	 * policies differ in cost (a shape's loop, writes, "recorded" on the

@@ -518,8 +518,9 @@ if [ ${#reasons[@]} -gt 0 ]; then
 	first=$(grep -anE '(Oops|BUG:|general protection|WARNING:|Kernel panic)' "$con" |
 		head -1 | cut -d: -f1)
 	if [ -n "$first" ]; then
-		echo "# --- the first kernel error, lines $((first > 10 ? first - 10 : 1))-$((first + 90)) of $out/console.log ---"
-		sed -n "$((first > 10 ? first - 10 : 1)),$((first + 90))p" "$con" | sed 's/^/# | /'
+		from=$((first > 10 ? first - 10 : 1))
+		echo "# --- the first kernel error, lines $from-$((first + 90)) of $out/console.log ---"
+		sed -n "$from,$((first + 90))p" "$con" | sed 's/^/# | /'
 	fi
 	echo "# --- last 60 console lines ($out/console.log) ---"
 	tail -n 60 "$con" | sed 's/^/# | /'

@@ -25,7 +25,11 @@ struct fl_cursor {
 	bool first;			/* data is the first event delivered of the page */
 };
 
-struct fl_key;
+/* A stream in a merge heap: its next timestamp beside its index. */
+struct fl_key {
+	unsigned long long ts;
+	int i;
+};
 
 struct fl_merge {
 	int n;				/* cursors, one per CPU index */
@@ -54,12 +58,6 @@ struct kbuffer *fl_cursor_kbuffer(struct tep_handle *tep);
  */
 void fl_cursor_record(const struct fl_merge *m, struct fl_cursor *s,
 		      struct tep_record *rec);
-
-/* A stream in a merge heap: its next timestamp beside its index. */
-struct fl_key {
-	unsigned long long ts;
-	int i;
-};
 
 /*
  * Restores the order of the min-heap @h (@n keys by (ts, i), the earliest

@@ -11,7 +11,7 @@
 #   make check      unit tests, and VM integration tests on every kernel, and
 #                   the smoke scenario on one more served build per series;
 #                   ends "N passed, N failed"
-#   make check-builds [BUILDS="KREL ..."]
+#   make check-builds [BUILDS="KREL ..."] [JOBS=N]
 #                   every served build (module/port/*/builds.tsv): download,
 #                   build, boot its own image, smoke (+ coverage) scenarios
 #   make demo       the policy comparison experiment in a QEMU VM (KERNEL=6.1|6.12)
@@ -108,10 +108,11 @@ check: modules smoke-modules tools-all refusal-modules probe-module
 	@tests/run.sh
 
 # Every served build, or BUILDS="KREL ...": fetch, build, boot, smoke and
-# (where its write sites are known) coverage; a table at the end.
+# (where its write sites are known) coverage; a table at the end.  JOBS=N
+# runs N builds at a time (one VM each).
 check-builds: userspace
 	$(call need,vm)
-	@tests/vm/check-builds.sh $(BUILDS)
+	@tests/vm/check-builds.sh $(if $(JOBS),-j $(JOBS)) $(BUILDS)
 
 # tg-stress with the 20 load/switch/unpatch/unload cycles on 6.1 (make
 # check runs 5 of them); about 12 minutes of one core

@@ -8,13 +8,16 @@
 # unpatched, never patched) where its write sites are known (its
 # builds.tsv line names them, or it is a port's own build).
 #
-#   tests/vm/check-builds.sh [KREL...]
+#   tests/vm/check-builds.sh [-j N] [KREL...]
 #
 # Default: every build a port serves (module/port/*/kernel.conf and the
 # "served" lines of module/port/*/builds.tsv), the series taken in turn
 # (one build of each, then the next of each), so a run cut short has
 # reached every series.  While one build's VMs run, the next build is
-# downloaded and its modules built (the host's other core).  Prints a
+# downloaded and its modules built (the host's other core).  With -j N
+# (or FAIRLAB_BUILD_JOBS=N; default 1) N workers take builds from one
+# queue in that order, each with its own VMs and its own preparation of
+# the next build, for a host with N VM slots and cores to match.  Prints a
 # progress line with an ETA after each build and a table at the end
 # (build, smoke and coverage verdicts with their seconds, the seconds
 # FAIRLAB_VM_WRAPPER kept them waiting, the build's seconds in all:
@@ -34,6 +37,7 @@
 #
 # examples:
 #   make check-builds
+#   make check-builds JOBS=2
 #   make check-builds BUILDS="6.1.0-57-cloud-amd64 6.12.117+deb12-cloud-amd64"
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -42,7 +46,18 @@ cd "$top" || exit 1
 CACHE=${CACHE:-$top/.cache}
 export CACHE
 
-case ${1:-} in -h|--help) sed -n '3,37p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+jobs=${FAIRLAB_BUILD_JOBS:-1}
+while [ $# -gt 0 ]; do
+	case $1 in
+	-h|--help) sed -n '3,41p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-j) [ $# -ge 2 ] || { echo "check-builds: -j needs a number" >&2; exit 2; }; jobs=$2; shift 2 ;;
+	-j*) jobs=${1#-j}; shift ;;
+	--) shift; break ;;
+	-*) echo "check-builds: unknown option $1 (try --help)" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+case $jobs in ''|*[!0-9]*|0) echo "check-builds: -j wants a positive number of workers, not '$jobs'" >&2; exit 2 ;; esac
 builds=("$@")
 if [ ${#builds[@]} -eq 0 ]; then
 	# round robin over the ports' lists: the i-th build of each port in turn
@@ -123,24 +138,31 @@ prep() {
 
 t_start=$(date +%s)
 n=${#builds[@]}
-rows=()
-fails=()
-failed=0
-waited=0
-i=0
-prep "${builds[0]}" &
-prep_pid=$!
-for k in "${builds[@]}"; do
-	i=$((i + 1))
-	d=$outroot/$k
-	wait "$prep_pid"
+[ "$jobs" -le "$n" ] || jobs=$n
+# the queue: the index of the next build nobody has taken, under a lock;
+# progress: a line per finished build (its index), appended by its worker
+run=$outroot/.run.$$
+rm -rf "$run" && mkdir -p "$run" && echo 0 >"$run/next" || exit 1
+trap 'rm -rf "$run"' EXIT
+
+# claim: the index of the next build in the queue, or nothing when empty
+claim() {
+	local i
+	{
+		flock 9
+		i=$(cat "$run/next")
+		echo $((i + 1)) >"$run/next"
+	} 9>"$run/lock"
+	[ "$i" -lt "$n" ] && echo "$i"
+}
+
+# build KREL: its VM runs (its preparation is done), then its row, its
+# failures and its wait into build/check-builds/KREL/ for the table, and
+# the progress line
+build() {
+	local k=$1 d=$outroot/$1 t0 smoke=- cov=- ssecs=- csecs=- psecs=0 msg before secs free el ndone eta
 	t0=$(date +%s)
-	# the next build's download and modules while this one's VMs run
-	if [ "$i" -lt "$n" ]; then
-		prep "${builds[$i]}" &
-		prep_pid=$!
-	fi
-	smoke=- cov=- ssecs=- csecs=- bwait=0 psecs=0
+	bwait=0 fails=()
 	{ read -r smoke cov psecs; read -r msg; } <"$d/prep.out" || { smoke="FAIL(prep)" msg="$k: no prep result"; }
 	before=$(cat "$d/.before" 2>/dev/null)
 	[ -n "$msg" ] && fails+=("$msg")
@@ -153,13 +175,14 @@ for k in "${builds[@]}"; do
 		fi
 	fi
 	[ "$cov" = none ] && cov=-
-	case "$smoke $cov" in *FAIL*|*refused*) failed=$((failed + 1)) ;; esac
+	case "$smoke $cov" in *FAIL*|*refused*) echo 1 >"$d/failed" ;; *) echo 0 >"$d/failed" ;; esac
 	# its own seconds: its preparation (overlapping the previous build's
 	# VMs) and its VM runs with their waits
 	secs=$(( $(date +%s) - t0 + psecs ))
 	# shellcheck disable=SC2059
-	rows+=("$(printf "$rowfmt" "$k" "$smoke" "$ssecs" "$cov" "$csecs" "$bwait" "$secs")")
-	waited=$((waited + bwait))
+	printf "$rowfmt\n" "$k" "$smoke" "$ssecs" "$cov" "$csecs" "$bwait" "$secs" >"$d/row"
+	echo "$bwait" >"$d/waited"
+	printf '%s\n' ${fails[@]+"${fails[@]}"} >"$d/fails"
 
 	# disk: drop what this run fetched for this build when space is short
 	free=$(df -P -k "$CACHE/" | awk 'NR == 2 { print int($4 / 1048576) }')
@@ -171,17 +194,64 @@ for k in "${builds[@]}"; do
 		say "$k: ${free} GB free (< $min_free): removed what this run downloaded for it"
 	fi
 
+	# the rate so far over all workers, for what is left
+	ndone=$({
+		flock 9
+		echo "$k" >>"$run/done"
+		wc -l <"$run/done"
+	} 9>"$run/lock")
 	el=$(( $(date +%s) - t_start ))
-	left=$(( n - i ))
-	eta=$(( el * left / i ))
-	say "[$i/$n] $k: smoke $(timed "$smoke" "$ssecs"), coverage $(timed "$cov" "$csecs"), ${secs}s in all (${bwait}s of it waiting for a VM); ${left} left, ETA $(date -u -d "@$(( $(date +%s) + eta ))" +%H:%M:%S) UTC (~$((eta / 60)) min)"
+	eta=$(( el * (n - ndone) / ndone ))
+	say "[$ndone/$n] $k: smoke $(timed "$smoke" "$ssecs"), coverage $(timed "$cov" "$csecs"), ${secs}s in all (${bwait}s of it waiting for a VM); $((n - ndone)) left, ETA $(date -u -d "@$(( $(date +%s) + eta ))" +%H:%M:%S) UTC (~$((eta / 60)) min)"
+}
+
+# worker: builds from the queue until it is empty, the next one's
+# download and modules while this one's VMs run
+worker() {
+	local cur next prep_pid
+	trap - EXIT
+	cur=$(claim) || return 0
+	prep "${builds[$cur]}" &
+	prep_pid=$!
+	while [ -n "$cur" ]; do
+		wait "$prep_pid"
+		next=$(claim) || next=
+		if [ -n "$next" ]; then
+			prep "${builds[$next]}" &
+			prep_pid=$!
+		fi
+		build "${builds[$cur]}"
+		cur=$next
+	done
+}
+
+[ "$jobs" -gt 1 ] && say "$n builds on $jobs workers"
+pids=()
+for ((w = 0; w < jobs; w++)); do
+	worker &
+	pids+=($!)
 done
+wait "${pids[@]}"
 
 total=$(( $(date +%s) - t_start ))
+failed=0 waited=0 fails=()
 echo
 # shellcheck disable=SC2059
 printf "$rowfmt\n" "build" "smoke" "smoke (s)" "coverage" "coverage (s)" "wait (s)" "total (s)"
-printf '%s\n' "${rows[@]}"
-echo "# $n builds, $((n - failed)) clean, $failed failed; started $(date -u -d "@$t_start" '+%Y-%m-%d %H:%M') UTC, ${total}s in all (${waited}s waiting for a VM; logs: ${outroot#"$top"/}/)"
+for k in "${builds[@]}"; do
+	d=$outroot/$k
+	if [ -s "$d/row" ] && [ -s "$d/failed" ]; then
+		cat "$d/row"
+		failed=$((failed + $(cat "$d/failed")))
+		waited=$((waited + $(cat "$d/waited" 2>/dev/null || echo 0)))
+		mapfile -t -O "${#fails[@]}" fails < <(grep -v '^$' "$d/fails" 2>/dev/null)
+	else
+		# shellcheck disable=SC2059
+		printf "$rowfmt\n" "$k" "FAIL(lost)" - - - - -
+		failed=$((failed + 1))
+		fails+=("$k: its worker left no result (${d#"$top"/}/)")
+	fi
+done
+echo "# $n builds, $((n - failed)) clean, $failed failed; $jobs worker(s); started $(date -u -d "@$t_start" '+%Y-%m-%d %H:%M') UTC, ${total}s in all (${waited}s waiting for a VM; logs: ${outroot#"$top"/}/)"
 for f in ${fails[@]+"${fails[@]}"}; do echo "# FAILED $f"; done
 [ "$failed" -eq 0 ]

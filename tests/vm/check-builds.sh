@@ -23,7 +23,8 @@
 # FAIRLAB_VM_WRAPPER kept them waiting, the build's seconds in all:
 # download, module builds, VM runs and waits), then one line per failure
 # naming its log; exits 1 if any step failed.  Logs and VM artifacts go
-# to build/check-builds/<release>/.
+# to build/check-builds/<release>/ (FAIRLAB_CHECK_BUILDS_OUT: another
+# directory).
 #
 # Each step is bounded (FAIRLAB_FETCH_TIMEOUT, default 1200 s for the
 # downloads, 900 s for the module build; the scenarios have their own).
@@ -49,7 +50,7 @@ export CACHE
 jobs=${FAIRLAB_BUILD_JOBS:-1}
 while [ $# -gt 0 ]; do
 	case $1 in
-	-h|--help) sed -n '3,41p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,42p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-j) [ $# -ge 2 ] || { echo "check-builds: -j needs a number" >&2; exit 2; }; jobs=$2; shift 2 ;;
 	-j*) jobs=${1#-j}; shift ;;
 	--) shift; break ;;
@@ -69,7 +70,7 @@ fi
 fetch_tmo=${FAIRLAB_FETCH_TIMEOUT:-1200}
 min_free=${FAIRLAB_MIN_FREE_GB:-8}
 read -r -a wrap <<<"${FAIRLAB_VM_WRAPPER:-}"
-outroot=$top/build/check-builds
+outroot=${FAIRLAB_CHECK_BUILDS_OUT:-$top/build/check-builds}
 mkdir -p "$outroot"
 say() { printf 'check-builds: %s\n' "$*"; }
 rowfmt='%-28s %-12s %9s %-12s %12s %9s %9s'

@@ -100,6 +100,7 @@ static int set_topology(struct fa_engine *e, s32 cpu, s32 node, s32 llc)
 	}
 	e->node[cpu] = node < 0 ? -1 : node;
 	e->llc[cpu] = llc < 0 ? -1 : llc;
+	e->topo_gen++;
 	fa_switch_resolve(e);
 	if (e->cfg.replay)
 		fa_replay_switch_resolve(e->cfg.replay, e);

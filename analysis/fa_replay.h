@@ -49,6 +49,7 @@
 #ifndef FA_REPLAY_H
 #define FA_REPLAY_H
 
+#include "fa_layout.h"
 #include "fa_stats.h"
 
 /* fl_tg_policy.id of "each record's own policy and argument". */
@@ -65,6 +66,14 @@ struct fa_replay_result {
 	 */
 	struct fa_segment fig;
 	u64 diverged;		/* attempts decided otherwise than recorded */
+	/*
+	 * The layout of tg->load_avg replayed (fa_layout.h; global: the
+	 * kernel's one line, every figure as without layouts), and under a
+	 * split one: the counter lines the recorded reads (tg_read) read
+	 * (every domain's at a miss, none at a cache hit), and the hits.
+	 */
+	struct fa_layout layout;
+	u64 line_reads, cache_hits;
 };
 
 /* What fa_replay_new() replays besides |E| and the relative shares error. */
@@ -86,6 +95,10 @@ enum {
 /* @n policies (copied), @flags FA_REPLAY_*; NULL when out of memory. */
 struct fa_replay *fa_replay_new(const struct fl_tg_policy *pol, u32 n,
 				unsigned int flags);
+/* The same, policy i under layout @lay[i] (NULL: all global). */
+struct fa_replay *fa_replay_new_layouts(const struct fl_tg_policy *pol,
+					const struct fa_layout *lay, u32 n,
+					unsigned int flags);
 void fa_replay_free(struct fa_replay *r);
 
 /* After fa_engine_finish() of the engine it was given to (fa_engine_cfg). */

@@ -139,6 +139,8 @@ int fa_replay_close(struct fa_replay *r, const struct fa_segment *s)
 		f->read_untracked = r->read_untracked;
 		memcpy(f->coh, r->pol[p].coh, sizeof(f->coh));
 		f->coh_by_read = r->pol[p].coh_by_read;
+		x->line_reads = r->pol[p].line_reads;
+		x->cache_hits = r->pol[p].cache_hits;
 		/* the spans went to the buckets only (hold()), not their totals */
 		f->err.abs.total = fa_hist_sat_add(f->err.abs.total, s->err.time_ns);
 		f->err.rel.total = fa_hist_sat_add(f->err.rel.total,

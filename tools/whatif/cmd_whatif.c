@@ -118,34 +118,63 @@ FL_THREADS_HELP
 	      f);
 }
 
+/* The policies table but its name; with layouts, the layout columns after it. */
+#define BASE_COLS \
+	{ "attempts_n", "attempts(n)", FL_U64, 0, 0 }, \
+	{ "writes_n", "writes(n)", FL_U64, 0, 0 }, \
+	{ "write_pct", "write(%)", FL_DBL, 2, 0 }, \
+	{ "writes_per_s", "writes(1/s)", FL_DBL, 1, 0 }, \
+	{ "switches_n", "switches(n)", FL_U64, 0, 0 }, \
+	{ "switches_per_s", "switches(1/s)", FL_DBL, 1, 0 }, \
+	{ "xnode_switches_n", "xnode(n)", FL_DBL, 0, 0 }, \
+	{ "reads_n", "reads(n)", FL_DBL, 0, 0 }, \
+	{ "coh_transfers_n", "transfers(n)", FL_DBL, 0, 0 }, \
+	{ "coh_cost_ns_per_s", "cost(ns/s)", FL_DBL, 1, 0 }, \
+	{ "shares_err_max_pct", "sh.max(%tgs)", FL_DBL, 4, 0 }, \
+	{ "shares_err_mean_pct", "sh.mean(%tgs)", FL_DBL, 4, 0 }, \
+	{ "shares_err_p50_pct", "sh.p50(%tgs)", FL_DBL, 4, 0 }, \
+	{ "shares_err_p99_pct", "sh.p99(%tgs)", FL_DBL, 4, 0 }, \
+	{ "shares_err_rel_max_pct", "sh.rel.max(%ideal)", FL_DBL, 3, 0 }, \
+	{ "shares_err_rel_mean_pct", "sh.rel.mean(%ideal)", FL_DBL, 3, 0 }, \
+	{ "shares_err_rel_p99_pct", "sh.rel.p99(%ideal)", FL_DBL, 3, 0 }, \
+	{ "err_max_load", "|E|max(load)", FL_U64, 0, 0 }, \
+	{ "err_mean_load", "|E|mean(load)", FL_DBL, 2, 0 }, \
+	{ "err_p99_load", "|E|p99(load)", FL_U64, 0, 0 }, \
+	{ "err_rel_mean_pct", "rel.mean(%)", FL_DBL, 3, 0 }, \
+	{ "diverged_n", "diverged(n)", FL_U64, 0, 0 }, \
+	{ "frontier", "front", FL_STR, 0, 5 },
+
 static const struct fl_col cols[] = {
 	{ "policy", "policy", FL_STR, 0, 16 },
-	{ "attempts_n", "attempts(n)", FL_U64, 0, 0 },
-	{ "writes_n", "writes(n)", FL_U64, 0, 0 },
-	{ "write_pct", "write(%)", FL_DBL, 2, 0 },
-	{ "writes_per_s", "writes(1/s)", FL_DBL, 1, 0 },
-	{ "switches_n", "switches(n)", FL_U64, 0, 0 },
-	{ "switches_per_s", "switches(1/s)", FL_DBL, 1, 0 },
-	{ "xnode_switches_n", "xnode(n)", FL_DBL, 0, 0 },
-	{ "reads_n", "reads(n)", FL_DBL, 0, 0 },
-	{ "coh_transfers_n", "transfers(n)", FL_DBL, 0, 0 },
-	{ "coh_cost_ns_per_s", "cost(ns/s)", FL_DBL, 1, 0 },
-	{ "shares_err_max_pct", "sh.max(%tgs)", FL_DBL, 4, 0 },
-	{ "shares_err_mean_pct", "sh.mean(%tgs)", FL_DBL, 4, 0 },
-	{ "shares_err_p50_pct", "sh.p50(%tgs)", FL_DBL, 4, 0 },
-	{ "shares_err_p99_pct", "sh.p99(%tgs)", FL_DBL, 4, 0 },
-	{ "shares_err_rel_max_pct", "sh.rel.max(%ideal)", FL_DBL, 3, 0 },
-	{ "shares_err_rel_mean_pct", "sh.rel.mean(%ideal)", FL_DBL, 3, 0 },
-	{ "shares_err_rel_p99_pct", "sh.rel.p99(%ideal)", FL_DBL, 3, 0 },
-	{ "err_max_load", "|E|max(load)", FL_U64, 0, 0 },
-	{ "err_mean_load", "|E|mean(load)", FL_DBL, 2, 0 },
-	{ "err_p99_load", "|E|p99(load)", FL_U64, 0, 0 },
-	{ "err_rel_mean_pct", "rel.mean(%)", FL_DBL, 3, 0 },
-	{ "diverged_n", "diverged(n)", FL_U64, 0, 0 },
-	{ "frontier", "front", FL_STR, 0, 5 },
+	BASE_COLS
+};
+/*
+ * With layouts (--layout, or POLICY/LAYOUT): the layout, the modeled
+ * transfers by distance, those caused by reads, the counter lines the
+ * recorded reads read, and the read cache's hits.
+ */
+static const struct fl_col cols_lay[] = {
+	{ "policy", "policy", FL_STR, 0, 28 },	/* "ratelimit:64000/node:100000" */
+	BASE_COLS
+	{ "layout", "layout", FL_STR, 0, 10 },
+	{ "coh_llc_n", "xfer.llc(n)", FL_U64, 0, 0 },
+	{ "coh_node_n", "xfer.node(n)", FL_U64, 0, 0 },
+	{ "coh_xnode_n", "xfer.xnode(n)", FL_U64, 0, 0 },
+	{ "coh_unknown_n", "xfer.unk(n)", FL_U64, 0, 0 },
+	{ "coh_by_read_n", "xfer.by_read(n)", FL_U64, 0, 0 },
+	{ "line_reads_n", "line.reads(n)", FL_U64, 0, 0 },
+	{ "cache_hits_n", "cache.hits(n)", FL_U64, 0, 0 },
 };
 static const struct fl_table table =
 	FL_TABLE("policies", "Replayed policies (figures as fairlab report's)", cols);
+static const struct fl_table table_lay =
+	FL_TABLE("policies", "Replayed policies and layouts (figures as fairlab report's)",
+		 cols_lay);
+
+static const struct fl_table *table_of(const struct fl_whatif *w)
+{
+	return w->layouts ? &table_lay : &table;
+}
 
 /* The figure of report's metric @key (metrics.h): the same definition. */
 static double metric(const char *key, const struct fa_segment *f)
@@ -157,11 +186,12 @@ static void row(struct fl_emit *em, const struct fl_whatif *w, u32 i)
 {
 	const struct fa_replay_result *x = fa_replay_result(w->r, i);
 	const struct fa_segment *f = &x->fig;
-	struct fl_val v[FL_NCOLS(cols)];
+	struct fl_val v[FL_NCOLS(cols_lay)];
+	char lay[32];
 	char name[48];
 	int k = 0;
 
-	v[k++] = fl_v_str(fl_whatif_label(&x->policy, name, sizeof(name)));
+	v[k++] = fl_v_str(fl_whatif_label_lay(&x->policy, &x->layout, name, sizeof(name)));
 	v[k++] = fl_v_u64(f->attempts);
 	v[k++] = fl_v_u64(f->writes);
 	v[k++] = fl_v_dbl(fl_pct(f->writes, f->attempts));
@@ -187,7 +217,25 @@ static void row(struct fl_emit *em, const struct fl_whatif *w, u32 i)
 	v[k++] = fl_v_str(w->front[i] ? "*" : (em->fmt == FL_FMT_TEXT ? "" : NULL));
 	if (em->fmt == FL_FMT_JSON)	/* a boolean there, not a mark */
 		v[k - 1] = fl_v_str(w->front[i] ? "yes" : "no");
+	if (w->layouts) {
+		v[k++] = fl_v_str(fa_layout_label(&x->layout, lay, sizeof(lay)));
+		v[k++] = fl_v_u64(f->coh[FA_COH_LLC]);
+		v[k++] = fl_v_u64(f->coh[FA_COH_NODE]);
+		v[k++] = fl_v_u64(f->coh[FA_COH_XNODE]);
+		v[k++] = fl_v_u64(f->coh[FA_COH_UNKNOWN]);
+		v[k++] = fl_v_u64(f->coh_by_read);
+		v[k++] = fl_v_u64(x->line_reads);
+		v[k++] = fl_v_u64(x->cache_hits);
+	}
 	fl_table_row(em, v);
+}
+
+/* Replayed policy @i's name: POLICY, or POLICY/LAYOUT under a split layout. */
+static const char *res_label(const struct fl_whatif *w, u32 i, char *buf, size_t n)
+{
+	const struct fa_replay_result *x = fa_replay_result(w->r, i);
+
+	return fl_whatif_label_lay(&x->policy, &x->layout, buf, n);
 }
 
 /* The recording's own policy, as the engine labelled the whole trace. */
@@ -205,7 +253,7 @@ static void print_text(const struct fl_whatif *w, const char *path,
 		       enum fl_whatif_cost cost, const u32 *fr, u32 nfr)
 {
 	const struct fa_segment *t = fa_engine_total(w->e);
-	struct fl_emit em = { .fmt = FL_FMT_TEXT, .f = stdout, .t = &table };
+	struct fl_emit em = { .fmt = FL_FMT_TEXT, .f = stdout, .t = table_of(w) };
 	u32 n = fa_replay_count(w->r), i;
 	char name[48];
 
@@ -220,7 +268,12 @@ static void print_text(const struct fl_whatif *w, const char *path,
 	for (i = 0; i < n; i++) {
 		const struct fa_replay_result *x = fa_replay_result(w->r, i);
 
-		if (x->policy.id == FA_REPLAY_RECORDED)
+		if (x->policy.id == FA_REPLAY_RECORDED && fa_layout_split(&x->layout))
+			printf("   replayed as recorded under layout %s: %llu of %llu decisions as recorded (budget decides on the writer's domain counter there)\n",
+			       fa_layout_label(&x->layout, name, sizeof(name)),
+			       (unsigned long long)(x->fig.attempts - x->diverged),
+			       (unsigned long long)x->fig.attempts);
+		else if (x->policy.id == FA_REPLAY_RECORDED)
 			printf("   replayed as recorded: %llu of %llu decisions as recorded%s\n",
 			       (unsigned long long)(x->fig.attempts - x->diverged),
 			       (unsigned long long)x->fig.attempts,
@@ -237,8 +290,7 @@ static void print_text(const struct fl_whatif *w, const char *path,
 	       fl_whatif_cost_label(cost), fl_whatif_error_label(w->error),
 	       fl_whatif_cost_name(cost));
 	for (i = 0; i < nfr; i++)
-		printf(" %s", fl_whatif_label(&fa_replay_result(w->r, fr[i])->policy,
-					       name, sizeof(name)));
+		printf(" %s", res_label(w, fr[i], name, sizeof(name)));
 	printf("\n");
 }
 
@@ -247,7 +299,7 @@ static void print_json(const struct fl_whatif *w, const char *path,
 {
 	const struct fa_segment *t = fa_engine_total(w->e);
 	struct fl_json j;
-	struct fl_emit em = { .fmt = FL_FMT_JSON, .f = stdout, .json = &j, .t = &table };
+	struct fl_emit em = { .fmt = FL_FMT_JSON, .f = stdout, .json = &j, .t = table_of(w) };
 	u32 n = fa_replay_count(w->r), i;
 	char name[48];
 
@@ -269,8 +321,7 @@ static void print_json(const struct fl_whatif *w, const char *path,
 	fl_table_end(&em);
 	fl_json_arr(&j, "frontier");
 	for (i = 0; i < nfr; i++)
-		fl_json_str(&j, NULL, fl_whatif_label(&fa_replay_result(w->r, fr[i])->policy,
-						       name, sizeof(name)));
+		fl_json_str(&j, NULL, res_label(w, fr[i], name, sizeof(name)));
 	fl_json_end(&j, ']');
 	fl_json_end(&j, '}');
 }
@@ -303,7 +354,7 @@ static int plot(const struct fl_whatif *w, const char *dir, const char *prog,
 
 		if (x->policy.id == FA_REPLAY_RECORDED || isnan(er) || isnan(c))
 			continue;
-		fprintf(f, "%s\t%.6g\t%.6g\t%d\n", fl_whatif_label(&x->policy, name, sizeof(name)),
+		fprintf(f, "%s\t%.6g\t%.6g\t%d\n", res_label(w, i, name, sizeof(name)),
 			cost == FL_COST_MODELED ? c : fl_pct((u64)c, x->fig.attempts),
 			er, w->front[i]);
 	}
@@ -345,6 +396,7 @@ int cmd_whatif(int argc, char **argv)
 		{ "error", required_argument, NULL, 'E' },
 		{ "machine", required_argument, NULL, 'm' },
 		{ "shared-miss", required_argument, NULL, 'S' },
+		{ "layout", required_argument, NULL, 'L' },
 		{ "rel", no_argument, NULL, 'r' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "gnuplot", required_argument, NULL, 'g' },
@@ -354,7 +406,7 @@ int cmd_whatif(int argc, char **argv)
 	enum fl_format fmt = FL_FMT_TEXT;
 	enum fl_whatif_cost cost = FL_COST_WRITES;
 	enum fl_whatif_error error = FL_ERROR_ABS;
-	const char *dir = NULL, *prog = "gnuplot", *path;
+	const char *dir = NULL, *prog = "gnuplot", *path, *layouts = NULL;
 	struct fl_whatif w = { 0 };
 	int c, st, ret = FL_EXIT_USAGE;
 	bool oom = false, rel = false;
@@ -409,6 +461,9 @@ int cmd_whatif(int argc, char **argv)
 			if (fl_shared_miss_option(optarg))
 				goto out;
 			break;
+		case 'L':
+			layouts = optarg;
+			break;
 		case 'o':
 			dir = optarg;
 			break;
@@ -435,6 +490,8 @@ int cmd_whatif(int argc, char **argv)
 	path = argv[optind];
 	if (!l.n && fl_plist_default(&l, &oom))
 		goto out;
+	if (layouts && fl_plist_layouts(&l, layouts, &oom))
+		goto out;
 	ret = FL_EXIT_FAIL;
 	fr = calloc(l.n, sizeof(*fr));
 	if (!fr) {
@@ -452,7 +509,7 @@ int cmd_whatif(int argc, char **argv)
 	} else if (fmt == FL_FMT_JSON) {
 		print_json(&w, path, cost, fr, nfr);
 	} else {
-		struct fl_emit em = { .fmt = FL_FMT_CSV, .f = stdout, .t = &table,
+		struct fl_emit em = { .fmt = FL_FMT_CSV, .f = stdout, .t = table_of(&w),
 				      .nlead = 1, .csv_header = true,
 				      .lead_keys = (const char *const[]){ "file" },
 				      .lead_vals = (const char *const[]){ path } };

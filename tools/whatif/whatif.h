@@ -31,6 +31,7 @@ struct fl_whatif {
 	struct fa_replay *r;
 	bool *front;		/* per policy: on the Pareto frontier */
 	bool rel;		/* relative errors replayed */
+	bool layouts;		/* layouts named (--layout, POLICY/LAYOUT): their columns */
 	enum fl_whatif_error error;	/* the frontier's error axis */
 };
 

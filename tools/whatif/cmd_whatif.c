@@ -84,6 +84,19 @@ static void help(FILE *f)
 		fprintf(f, "                   %s\n", fl_whatif_default_sweeps[i]);
 	fputs(
 "                   (50 policies)\n"
+"  --layout=LIST    every policy also under these layouts of tg->load_avg\n"
+"                   (comma-separated; replaces the recording's own, global):\n"
+"                   global (one counter, one line: the kernel's), node, llc (a\n"
+"                   counter per NUMA node / last-level cache, each on its own\n"
+"                   line: a publish writes its CPU's domain line, a read sums\n"
+"                   every domain line), node:US, llc:US (and a per-domain read\n"
+"                   cache: a read within US microseconds of its domain's last\n"
+"                   sum reads only that cached sum, stale); a policy named\n"
+"                   POLICY/LAYOUT (--policy=stock/node:1000) keeps its own.\n"
+"                   budget decides on the writer's domain counter.  Adds the\n"
+"                   columns layout, xfer.llc, xfer.node, xfer.xnode, xfer.unk\n"
+"                   (transfers by distance), xfer.by_read, line.reads (counter\n"
+"                   lines the recorded reads read), cache.hits (n each)\n"
 "  --rel            also the relative error |E|/sum(load) (rel.mean; a division\n"
 "                   per change of E and policy: about 40% more time per policy)\n"
 "  --cost=KIND      the frontier's cost: writes (default), switches (writer\n"
@@ -113,6 +126,7 @@ FL_THREADS_HELP
 "  fairlab whatif --sweep=fixed:0..256*32 --cost=switches -o plots/ run.dat\n"
 "  fairlab whatif --json stock.dat | jq '.frontier'\n"
 "  fairlab whatif --cost=modeled --machine=milan --error=shares stock.dat\n"
+"  fairlab whatif --policy=stock,budget:5 --layout=global,node,llc,node:1000 stock.dat\n"
 "\n"
 "Exit status: 0 success, 1 an unreadable file or a failed tool, 2 a bad command line.\n",
 	      f);

@@ -134,14 +134,15 @@ struct fa_lay_dom *fa_lay_get(struct fa_lay_group *g, s32 dom)
 }
 
 /* One line accessed by x->c, its transfer (if any) to the caller. */
-static int access(struct fa_coh_line *l, const struct fa_lay_ctx *x, bool write)
+static int access(struct fa_coh_line *l, struct fa_cont_line *cl,
+		  const struct fa_lay_ctx *x, bool write)
 {
 	enum fa_coh_dist d = FA_COH_UNKNOWN;
 	struct fa_coh_src src;
 	int k = fa_coh_access_by(l, x->t, x->c, write, &d, &src);
 
 	if (k > 0)
-		x->note(x->arg, d, &src, write);
+		x->note(x->arg, d, &src, write, cl);
 	return k < 0 ? -1 : 0;
 }
 
@@ -156,7 +157,7 @@ int fa_lay_write(struct fa_lay_group *g, const struct fa_layout *l,
 	if (dom < 0)
 		g->unplaced_used = true;
 	d->sum = (s64)((u64)d->sum + (u64)delta);	/* wraps, as fa_update.c */
-	return access(&d->ctr, x, true);
+	return access(&d->ctr, &d->ctr_c, x, true);
 }
 
 int fa_lay_read_own(struct fa_lay_group *g, const struct fa_layout *l,
@@ -164,7 +165,7 @@ int fa_lay_read_own(struct fa_lay_group *g, const struct fa_layout *l,
 {
 	struct fa_lay_dom *d = fa_lay_get(g, fa_layout_dom(l, x->c));
 
-	return d ? access(&d->ctr, x, false) : -1;
+	return d ? access(&d->ctr, &d->ctr_c, x, false) : -1;
 }
 
 int fa_lay_read_sum(struct fa_lay_group *g, const struct fa_layout *l,
@@ -188,15 +189,15 @@ int fa_lay_read_sum(struct fa_lay_group *g, const struct fa_layout *l,
 			return -1;
 		*dom = d;
 		if (d->cache_valid && now >= d->cached_ts && now - d->cached_ts < refresh)
-			return access(&d->cache, x, false) ? -1 : 1;
+			return access(&d->cache, &d->cache_c, x, false) ? -1 : 1;
 	}
 	/* every domain's counter, placed ones first, then the unplaced */
 	for (i = 0; i < x->ndom; i++)
-		if (access(&g->d[x->doms[i]].ctr, x, false))
+		if (access(&g->d[x->doms[i]].ctr, &g->d[x->doms[i]].ctr_c, x, false))
 			return -1;
 	*lines = x->ndom;
 	if (g->unplaced_used) {
-		if (access(&g->unplaced.ctr, x, false))
+		if (access(&g->unplaced.ctr, &g->unplaced.ctr_c, x, false))
 			return -1;
 		++*lines;
 	}
@@ -209,5 +210,5 @@ int fa_lay_store(struct fa_lay_dom *dom, const struct fa_lay_ctx *x,
 	dom->cached = value;
 	dom->cached_ts = now;
 	dom->cache_valid = true;
-	return access(&dom->cache, x, true);
+	return access(&dom->cache, &dom->cache_c, x, true);
 }

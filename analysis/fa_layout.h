@@ -32,6 +32,7 @@
 #include <stddef.h>
 
 #include "fa_coh.h"
+#include "fa_cont.h"
 
 enum fa_layout_kind {
 	FA_LAYOUT_GLOBAL,
@@ -81,6 +82,7 @@ struct fa_lay_dom {
 	s64 cached;			/* the cached sum */
 	u64 cached_ts;			/* when it was computed (trace ns) */
 	bool cache_valid;
+	struct fa_cont_line ctr_c, cache_c;	/* their windows (fa_cont.h) */
 };
 
 /* One group's counters under a split layout (zeroed: fa_lay_group_init()). */
@@ -97,12 +99,13 @@ void fa_lay_group_free(struct fa_lay_group *g);
 struct fa_lay_dom *fa_lay_get(struct fa_lay_group *g, s32 dom);
 
 /*
- * What a line access did, for the caller's counters: @k is
- * fa_coh_access_by()'s return (1 a transfer of distance @d, from @src
- * when unknown), @write whether it was a write.
+ * A transfer on a line, for the caller's counters: its distance @d (from
+ * @src when unknown), @write whether a write caused it, @cl the line's
+ * contention window (fa_cont.h).
  */
 typedef void (*fa_lay_note_fn)(void *arg, enum fa_coh_dist d,
-			       const struct fa_coh_src *src, bool write);
+			       const struct fa_coh_src *src, bool write,
+			       struct fa_cont_line *cl);
 
 /* The model's place for one access: topology, accessing CPU, callback. */
 struct fa_lay_ctx {

@@ -134,6 +134,7 @@ void fa_replay_free(struct fa_replay *r)
 		for (p = 0; r->tg[i].lay && p < r->npol; p++)
 			fa_lay_group_free(&r->tg[i].lay[p]);
 		free(r->tg[i].lay);
+		free(r->tg[i].cont);
 		free(r->tg[i].gc);
 		free(r->tg[i].gs);
 		free(r->tg[i].rd);
@@ -143,6 +144,19 @@ void fa_replay_free(struct fa_replay *r)
 	free(r->res);
 	free(r->order);
 	free(r);
+}
+
+void fa_replay_set_contention(struct fa_replay *r, u64 window_ns,
+			      const double ns[3], u32 cpus_per_node)
+{
+	r->cont_on = true;
+	r->cont_w = window_ns;
+	r->cont_lat[FA_COH_LLC] = ns[FA_COH_LLC];
+	r->cont_lat[FA_COH_NODE] = ns[FA_COH_NODE];
+	r->cont_lat[FA_COH_XNODE] = ns[FA_COH_XNODE];
+	r->cont_lat[FA_COH_UNKNOWN] = ns[FA_COH_LLC];	/* the cheapest, as fa_coh_cost_ns() */
+	r->cont_target = cpus_per_node;
+	r->cont_k = 1;
 }
 
 u32 fa_replay_count(const struct fa_replay *r)
@@ -182,6 +196,11 @@ struct rp_tg *rp_get_tg(struct fa_replay *r, u32 i, u32 cpu)
 			t->gp[p].last_writer = -1;
 			fa_coh_init(&t->gp[p].line);
 		}
+	}
+	if (r->cont_on && !t->cont) {
+		t->cont = calloc(r->npol ? r->npol : 1, sizeof(*t->cont));
+		if (!t->cont)
+			return NULL;
 	}
 	if (r->split && !t->lay) {
 		t->lay = calloc(r->npol, sizeof(*t->lay));

@@ -105,7 +105,7 @@ static void set_rules(struct fa_replay *r, struct rp_part *pt,
 static __attribute__((always_inline)) inline void
 coh(const struct fa_replay *r, struct rp_part *pt, struct rp_pol *rp, u32 p,
     struct fa_coh_line *l, const struct fa_coh_topo *topo,
-    const struct fa_coh_cpu *c, bool write)
+    const struct fa_coh_cpu *c, bool write, struct fa_cont_line *cl, u64 ts)
 {
 	enum fa_coh_dist d = FA_COH_UNKNOWN;
 	struct fa_coh_src src;
@@ -118,6 +118,9 @@ coh(const struct fa_replay *r, struct rp_part *pt, struct rp_pol *rp, u32 p,
 			fa_pending_add_transfer(&pt->pend, r->e, p, p, c->cpu, &src);
 		rp->coh[d]++;
 		rp->coh_by_read += !write;
+		if (cl)		/* the contention term (fa_cont.h) */
+			fa_cont_add(cl, &rp->cont, r->cont_w, r->cont_k, ts,
+				    r->cont_lat[d]);
 	}
 }
 
@@ -183,7 +186,8 @@ replay_range(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 			in.tg_load_avg = add_w(tg_ksum, qc->sum_contrib);
 			/* the policy's own read, before it decides (fa_policy_reads_line()) */
 			if (!resync)
-				coh(r, pt, rp, p, &q->line, &topo, &who, false);
+				coh(r, pt, rp, p, &q->line, &topo, &who, false,
+				    t->cont ? &t->cont[p] : NULL, x->ts);
 		}
 		if (range == RP_GATED ||
 		    (range == RP_ANY && fl_tg_rule_needs_clock(&rule)))
@@ -210,7 +214,8 @@ replay_range(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 			if (rp->split)
 				rp_lay_write(r, pt, t, p, x, in.delta);
 			else
-				coh(r, pt, rp, p, &q->line, &topo, &who, true);
+				coh(r, pt, rp, p, &q->line, &topo, &who, true,
+				    t->cont ? &t->cont[p] : NULL, x->ts);
 		}
 		if (err != q->err || changed_load) {
 			struct fa_err_val v;
@@ -338,7 +343,8 @@ replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 			hit = rp_lay_read(r, pt, t, p, x,
 					  add_w(tla, sub_w(gp[p].err, kerr)), &used);
 		else
-			coh(r, pt, rp, p, &gp[p].line, &topo, &who, false);
+			coh(r, pt, rp, p, &gp[p].line, &topo, &who, false,
+			    t->cont ? &t->cont[p] : NULL, x->ts);
 		if (spans) {
 			/* ideal >= FA_MIN_SHARES: a relative error always */
 			if (abs)

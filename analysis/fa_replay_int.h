@@ -101,6 +101,7 @@ struct rp_tg {
 	struct rp_rd *rd;	/* [nr_cfs][npol], from the group's first read */
 	u32 nr_rd;		/* cfs_rqs rd has room for */
 	struct fa_lay_group *lay;	/* [npol] with a split layout (fa_replay.split) */
+	struct fa_cont_line *cont;	/* [npol] global lines' windows (fa_replay.cont_on) */
 };
 
 /* The counters of one policy, kept together (the results are large). */
@@ -115,6 +116,7 @@ struct rp_pol {
 	struct fa_layout lay;	/* its layout (fa_layout.h) */
 	bool split;		/* not global: rp_tg.lay[] models its lines */
 	u64 line_reads, cache_hits;	/* fa_replay_result's */
+	struct fa_cont_sum cont;	/* the contention term's costs */
 };
 
 /*
@@ -220,6 +222,12 @@ struct fa_replay {
 	 */
 	u32 topo_gen;
 	bool doms_set;
+	/* the contention term (fa_replay_set_contention()) */
+	bool cont_on;
+	u64 cont_w;
+	double cont_lat[FA_COH_NR];
+	u32 cont_target;
+	double cont_k;		/* cont_target / CPUs per node, as of topo_gen */
 	s32 *doms[FA_LAYOUT_NR];
 	u32 ndoms[FA_LAYOUT_NR], doms_cap[FA_LAYOUT_NR];
 	struct rp_pol *pol;	/* internal order */
@@ -288,6 +296,8 @@ struct rp_tg *rp_get_tg(struct fa_replay *r, u32 i, u32 cpu);
 int rp_get_rd(struct fa_replay *r, struct rp_tg *t);
 
 /* fa_replay_layout.c: a split layout's lines and counters (fa_layout.h) */
+/* Policy @p's contention windows of group @t's domain lines closed. */
+void rp_lay_cont_close(struct fa_replay *r, struct rp_tg *t, u32 p);
 /* Policy @p's first sight of cfs_rq @x->cfs: its contrib in its CPU's domain. */
 void rp_lay_seed(struct fa_replay *r, struct rp_part *pt, struct rp_tg *t,
 		 u32 p, const struct rp_rec *x);

@@ -14,23 +14,41 @@ struct lay_note {
 	struct rp_pol *rp;
 	u32 p;
 	s32 cpu;
+	u64 ts;
 };
 
 static void note(void *arg, enum fa_coh_dist d, const struct fa_coh_src *src,
-		 bool write)
+		 bool write, struct fa_cont_line *cl)
 {
 	struct lay_note *n = arg;
+	const struct fa_replay *r = n->r;
 
 	if (d == FA_COH_UNKNOWN)
-		fa_pending_add_transfer(&n->pt->pend, n->r->e, n->p, n->p, n->cpu, src);
+		fa_pending_add_transfer(&n->pt->pend, r->e, n->p, n->p, n->cpu, src);
 	n->rp->coh[d]++;
 	n->rp->coh_by_read += !write;
+	if (r->cont_on)
+		fa_cont_add(cl, &n->rp->cont, r->cont_w, r->cont_k, n->ts, r->cont_lat[d]);
 }
 
 static struct fa_coh_topo topo_of(const struct fa_replay *r)
 {
 	return (struct fa_coh_topo){ r->e->node, r->e->llc, r->e->nr_node,
 				     r->e->cfg.coh_miss };
+}
+
+void rp_lay_cont_close(struct fa_replay *r, struct rp_tg *t, u32 p)
+{
+	struct fa_lay_group *g = &t->lay[p];
+	struct fa_cont_sum *s = &r->pol[p].cont;
+	u32 i;
+
+	for (i = 0; i <= g->n; i++) {
+		struct fa_lay_dom *d = i < g->n ? &g->d[i] : &g->unplaced;
+
+		fa_cont_close(&d->ctr_c, s, r->cont_w, r->cont_k);
+		fa_cont_close(&d->cache_c, s, r->cont_w, r->cont_k);
+	}
 }
 
 void rp_lay_seed(struct fa_replay *r, struct rp_part *pt, struct rp_tg *t,
@@ -57,7 +75,7 @@ s64 rp_lay_decide_read(struct fa_replay *r, struct rp_part *pt, struct rp_tg *t,
 	const struct fa_coh_topo topo = topo_of(r);
 	const struct fa_coh_cpu c = fa_coh_cpu(&topo, x->cpu);
 	struct rp_pol *rp = &r->pol[p];
-	struct lay_note n = { r, pt, rp, p, x->cpu };
+	struct lay_note n = { r, pt, rp, p, x->cpu, x->ts };
 	const struct fa_lay_ctx ctx = { &topo, &c, r->doms[rp->lay.kind],
 					 r->ndoms[rp->lay.kind], note, &n };
 	struct fa_lay_group *g = &t->lay[p];
@@ -82,7 +100,7 @@ void rp_lay_write(struct fa_replay *r, struct rp_part *pt, struct rp_tg *t,
 	const struct fa_coh_topo topo = topo_of(r);
 	const struct fa_coh_cpu c = fa_coh_cpu(&topo, x->cpu);
 	struct rp_pol *rp = &r->pol[p];
-	struct lay_note n = { r, pt, rp, p, x->cpu };
+	struct lay_note n = { r, pt, rp, p, x->cpu, x->ts };
 	const struct fa_lay_ctx ctx = { &topo, &c, r->doms[rp->lay.kind],
 					 r->ndoms[rp->lay.kind], note, &n };
 
@@ -96,7 +114,7 @@ bool rp_lay_read(struct fa_replay *r, struct rp_part *pt, struct rp_tg *t,
 	const struct fa_coh_topo topo = topo_of(r);
 	const struct fa_coh_cpu c = fa_coh_cpu(&topo, x->cpu);
 	struct rp_pol *rp = &r->pol[p];
-	struct lay_note n = { r, pt, rp, p, x->cpu };
+	struct lay_note n = { r, pt, rp, p, x->cpu, x->ts };
 	const struct fa_lay_ctx ctx = { &topo, &c, r->doms[rp->lay.kind],
 					 r->ndoms[rp->lay.kind], note, &n };
 	struct fa_lay_dom *d;

@@ -53,10 +53,25 @@ static void set_engine(struct fa_replay *r, const struct fa_engine *e)
 	}
 }
 
+/*
+ * The contention term's scale: its target CPUs per node over the
+ * recording's (placed CPUs / nodes); 1 while no CPU is placed.
+ */
+static double cont_scale(const struct fa_replay *r, const struct fa_coh_topo *t)
+{
+	u32 i, placed = 0;
+
+	for (i = 0; i < t->n; i++)
+		placed += t->node[i] >= 0;
+	if (!placed || !r->ndoms[FA_LAYOUT_NODE])
+		return 1;
+	return (double)r->cont_target * r->ndoms[FA_LAYOUT_NODE] / placed;
+}
+
 /* Record @x, set up, replayed now or batched for both parts. */
 static int push(struct fa_replay *r, const struct fa_engine *e, struct rp_rec *x)
 {
-	if (r->split && (!r->doms_set || r->topo_gen != e->topo_gen)) {
+	if ((r->split || r->cont_on) && (!r->doms_set || r->topo_gen != e->topo_gen)) {
 		const struct fa_coh_topo t = { e->node, e->llc, e->nr_node,
 					       e->cfg.coh_miss };
 		u32 k;
@@ -71,6 +86,8 @@ static int push(struct fa_replay *r, const struct fa_engine *e, struct rp_rec *x
 		}
 		r->topo_gen = e->topo_gen;
 		r->doms_set = true;
+		if (r->cont_on)
+			r->cont_k = cont_scale(r, &t);
 	}
 	x->ts = e->now;
 	if (!r->fj)

@@ -27,11 +27,12 @@ struct tally {
 };
 
 static void note(void *arg, enum fa_coh_dist d, const struct fa_coh_src *src,
-		 bool write)
+		 bool write, struct fa_cont_line *cl)
 {
 	struct tally *t = arg;
 
 	(void)src;
+	(void)cl;
 	t->n[d]++;
 	t->by_read += !write;
 }
@@ -127,7 +128,7 @@ static void test_global_node(void)
 		enum fa_coh_dist d = FA_COH_NR;
 
 		if (fa_coh_access(&g, &topo, seq[i].cpu, seq[i].write, &d) == 1)
-			note(&tg, d, NULL, seq[i].write);
+			note(&tg, d, NULL, seq[i].write, NULL);
 	}
 	is_u64(total(&tg), 5, "global: 5 transfers");
 	is_u64(tg.n[FA_COH_XNODE], 5, "global: all 5 cross-node");
@@ -272,8 +273,45 @@ static void test_doms(void)
 	free(ids);
 }
 
+/*
+ * The contention term (fa_cont.h), by hand, W = 1000 ns:
+ *  n 1, L 100: rho 0.1, M/D/1 0.1*100/1.8 = 5.6 but the batch bound
+ *              (1-1)*100/2 = 0: 100 ns (a lone transfer waits for none)
+ *  n 5, L 500: S 100, rho 0.5: M/D/1 0.5*100/(2*0.5) = 50 <= batch
+ *              4*100/2 = 200: 500 + 5*50 = 750 ns
+ *  n 12, L 1200: rho 1.2 >= 1: batch 11*100/2 = 550: 1200 + 12*550 = 7800
+ *  n 2, L 1800 (S 900): rho 1.8: batch 450: 1800 + 900 = 2700
+ * Windows of a line: transfers at 100, 900 (window 0), 1500 (window 1),
+ * 100 ns each: window 0 n 2, L 200, rho 0.2: M/D/1 0.2*100/1.6 = 12.5
+ * <= batch 50: 200 + 25 = 225; window 1 n 1: 100; total 325.  Scaled
+ * by 5: window 0 n 10, L 1000, rho 1: batch 9*100/2 = 450: 1000 + 4500
+ * = 5500; window 1 n 5, L 500: 750 (above): 6250.
+ */
+static void test_cont(void)
+{
+	struct fa_cont_line l = { 0, 0, 0 };
+	struct fa_cont_sum s = { 0, 0 };
+
+	is_dbl(fa_cont_window(1, 100, 1000), 100, "contention: a lone transfer: its latency");
+	is_dbl(fa_cont_window(5, 500, 1000), 750, "contention: rho 0.5: M/D/1 wait 50 ns each");
+	is_dbl(fa_cont_window(12, 1200, 1000), 7800, "contention: rho 1.2: 11 x 100 / 2 ns each");
+	is_dbl(fa_cont_window(2, 1800, 1000), 2700, "contention: rho 1.8, n 2: 450 ns each");
+	is_dbl(fa_cont_window(0, 0, 1000), 0, "contention: an empty window: 0");
+	fa_cont_add(&l, &s, 1000, 5, 100, 100);
+	fa_cont_add(&l, &s, 1000, 5, 900, 100);
+	is_dbl(s.ns, 0, "contention: window 0 open: nothing yet");
+	fa_cont_add(&l, &s, 1000, 5, 1500, 100);
+	is_dbl(s.ns, 225, "contention: window 0 closed by window 1: 225 ns");
+	fa_cont_close(&l, &s, 1000, 5);
+	is_dbl(s.ns, 325, "contention: window 1 closed: 325 ns");
+	is_dbl(s.scaled_ns, 6250, "contention: scaled by 5: 5500 + 750 ns");
+	fa_cont_close(&l, &s, 1000, 5);
+	is_dbl(s.ns, 325, "contention: closing a closed line adds nothing");
+}
+
 int main(void)
 {
+	test_cont();
 	test_global_node();
 	test_cache();
 	test_unplaced();

@@ -97,6 +97,19 @@ static void help(FILE *f)
 "                   columns layout, xfer.llc, xfer.node, xfer.xnode, xfer.unk\n"
 "                   (transfers by distance), xfer.by_read, line.reads (counter\n"
 "                   lines the recorded reads read), cache.hits (n each)\n"
+"  --contention=US  also the contention term (a MODEL, off by default): each\n"
+"                   line's transfers grouped in windows of US microseconds; a\n"
+"                   window of n transfers of idle latencies summing to L costs\n"
+"                   L + n * min(rho*S/(2(1-rho)), (n-1)*S/2), S = L/n, rho = L/W\n"
+"                   ((n-1)*S/2 when rho >= 1): the M/D/1 mean wait of a line\n"
+"                   serving one request at a time (David, Guerraoui,\n"
+"                   Trigonakis, SOSP 2013: atomic latency on one line grows\n"
+"                   with the cores contending); printed after the table (text,\n"
+"                   JSON): idle, contended, and contended with the per-CPU\n"
+"                   rates scaled to --scale-cpus CPUs per node (n and L times\n"
+"                   the ratio), each split layout against global\n"
+"  --scale-cpus=N   CPUs per node of that extrapolation (default 112: a\n"
+"                   224-CPU 2-socket Sapphire Rapids)\n"
 "  --rel            also the relative error |E|/sum(load) (rel.mean; a division\n"
 "                   per change of E and policy: about 40% more time per policy)\n"
 "  --cost=KIND      the frontier's cost: writes (default), switches (writer\n"
@@ -127,6 +140,7 @@ FL_THREADS_HELP
 "  fairlab whatif --json stock.dat | jq '.frontier'\n"
 "  fairlab whatif --cost=modeled --machine=milan --error=shares stock.dat\n"
 "  fairlab whatif --policy=stock,budget:5 --layout=global,node,llc,node:1000 stock.dat\n"
+"  fairlab whatif --policy=recorded --layout=global,node --contention=10 stock.dat\n"
 "\n"
 "Exit status: 0 success, 1 an unreadable file or a failed tool, 2 a bad command line.\n",
 	      f);
@@ -263,6 +277,73 @@ static const char *recorded_label(const struct fa_engine *e, char *buf, size_t n
 	return buf;
 }
 
+/* The contention term's figures of policy @i, ns/s: idle, contended, scaled. */
+static void cont_rates(const struct fl_whatif *w, u32 i, double v[3])
+{
+	const struct fa_replay_result *x = fa_replay_result(w->r, i);
+	double s = fa_segment_seconds(&x->fig);
+
+	v[0] = fl_coh_cost(&x->fig);
+	v[1] = s > 0 ? x->cont_ns / s : 0;
+	v[2] = s > 0 ? x->cont_scaled_ns / s : 0;
+}
+
+/*
+ * The policy under the global layout that policy @i (under a split one)
+ * is the same policy of: its index, or -1.
+ */
+static int global_of(const struct fl_whatif *w, u32 i)
+{
+	const struct fa_replay_result *x = fa_replay_result(w->r, i);
+	u32 j;
+
+	for (j = 0; j < fa_replay_count(w->r); j++) {
+		const struct fa_replay_result *y = fa_replay_result(w->r, j);
+
+		if (!fa_layout_split(&y->layout) && y->policy.id == x->policy.id &&
+		    y->policy.arg == x->policy.arg)
+			return (int)j;
+	}
+	return -1;
+}
+
+/* --contention's block: per policy, and each split layout against global at scale. */
+static void print_cont_text(const struct fl_whatif *w)
+{
+	u32 n = fa_replay_count(w->r), i;
+	double k = n ? fa_replay_result(w->r, 0)->cont_scale : 1;
+	char name[48], gname[48];
+
+	printf("\n   Contention term (a MODEL: M/D/1 queueing on each line per %.0f us window,\n"
+	       "   after David, Guerraoui, Trigonakis, SOSP 2013; fairlab whatif --help), on %s;\n"
+	       "   extrapolated to %u CPUs per node (the recording's per-CPU rates, x%.2f CPUs):\n",
+	       (double)w->cont_window_ns / 1000, fl_machine()->name, w->cont_cpus, k);
+	printf("   %-28s %14s %18s %22s\n", "policy", "idle(ns/s)", "contended(ns/s)",
+	       "contended@scale(ns/s)");
+	for (i = 0; i < n; i++) {
+		double v[3];
+
+		cont_rates(w, i, v);
+		printf("   %-28s %14.1f %18.1f %22.1f\n", res_label(w, i, name, sizeof(name)),
+		       v[0], v[1], v[2]);
+	}
+	for (i = 0; i < n; i++) {
+		int g = global_of(w, i);
+		double v[3], gv[3];
+
+		if (!fa_layout_split(&fa_replay_result(w->r, i)->layout) || g < 0)
+			continue;
+		cont_rates(w, i, v);
+		cont_rates(w, (u32)g, gv);
+		printf("   at %u CPUs/node: %s %.1f ns/s against %s %.1f (%.0f%%): the split is %s\n",
+		       w->cont_cpus, res_label(w, i, name, sizeof(name)), v[2],
+		       res_label(w, (u32)g, gname, sizeof(gname)), gv[2],
+		       gv[2] > 0 ? 100 * v[2] / gv[2] : 0,
+		       v[2] < gv[2] ? "cheaper (the direction of the 2023 per-node RFC)" :
+				      "not cheaper (not the direction of the 2023 per-node RFC)");
+	}
+}
+
 static void print_text(const struct fl_whatif *w, const char *path,
 		       enum fl_whatif_cost cost, const u32 *fr, u32 nfr)
 {
@@ -306,6 +387,8 @@ static void print_text(const struct fl_whatif *w, const char *path,
 	for (i = 0; i < nfr; i++)
 		printf(" %s", res_label(w, fr[i], name, sizeof(name)));
 	printf("\n");
+	if (w->cont_window_ns)
+		print_cont_text(w);
 }
 
 static void print_json(const struct fl_whatif *w, const char *path,
@@ -337,6 +420,33 @@ static void print_json(const struct fl_whatif *w, const char *path,
 	for (i = 0; i < nfr; i++)
 		fl_json_str(&j, NULL, res_label(w, fr[i], name, sizeof(name)));
 	fl_json_end(&j, ']');
+	if (w->cont_window_ns) {
+		fl_json_obj(&j, "contention");
+		fl_json_dbl(&j, "window_us", (double)w->cont_window_ns / 1000);
+		fl_json_u64(&j, "cpus_per_node_n", w->cont_cpus);
+		fl_json_dbl(&j, "scale", n ? fa_replay_result(w->r, 0)->cont_scale : 1);
+		fl_json_arr(&j, "policies");
+		for (i = 0; i < n; i++) {
+			double v[3];
+			int g = global_of(w, i);
+
+			cont_rates(w, i, v);
+			fl_json_obj(&j, NULL);
+			fl_json_str(&j, "policy", res_label(w, i, name, sizeof(name)));
+			fl_json_dbl(&j, "idle_ns_per_s", v[0]);
+			fl_json_dbl(&j, "contended_ns_per_s", v[1]);
+			fl_json_dbl(&j, "contended_scaled_ns_per_s", v[2]);
+			if (fa_layout_split(&fa_replay_result(w->r, i)->layout) && g >= 0) {
+				double gv[3];
+
+				cont_rates(w, (u32)g, gv);
+				fl_json_str(&j, "split_cheaper_scaled", v[2] < gv[2] ? "yes" : "no");
+			}
+			fl_json_end(&j, '}');
+		}
+		fl_json_end(&j, ']');
+		fl_json_end(&j, '}');
+	}
 	fl_json_end(&j, '}');
 }
 
@@ -411,6 +521,8 @@ int cmd_whatif(int argc, char **argv)
 		{ "machine", required_argument, NULL, 'm' },
 		{ "shared-miss", required_argument, NULL, 'S' },
 		{ "layout", required_argument, NULL, 'L' },
+		{ "contention", required_argument, NULL, 'T' },
+		{ "scale-cpus", required_argument, NULL, 'K' },
 		{ "rel", no_argument, NULL, 'r' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "gnuplot", required_argument, NULL, 'g' },
@@ -478,6 +590,26 @@ int cmd_whatif(int argc, char **argv)
 		case 'L':
 			layouts = optarg;
 			break;
+		case 'T':
+		case 'K': {
+			char *end;
+			unsigned long v;
+
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (errno || *end || optarg[0] < '1' || optarg[0] > '9' ||
+			    v > (c == 'T' ? 1000000UL : 65536UL)) {
+				fl_error("--%s: '%s' is not an integer in 1..%s", c == 'T' ?
+					 "contention" : "scale-cpus", optarg,
+					 c == 'T' ? "1000000 (us)" : "65536");
+				goto out;
+			}
+			if (c == 'T')
+				w.cont_window_ns = (u64)v * 1000;
+			else
+				w.cont_cpus = (u32)v;
+			break;
+		}
 		case 'o':
 			dir = optarg;
 			break;
@@ -506,6 +638,13 @@ int cmd_whatif(int argc, char **argv)
 		goto out;
 	if (layouts && fl_plist_layouts(&l, layouts, &oom))
 		goto out;
+	if (w.cont_cpus && !w.cont_window_ns) {
+		fl_error("--scale-cpus: only with --contention");
+		ret = FL_EXIT_USAGE;
+		goto out;
+	}
+	if (!w.cont_cpus)
+		w.cont_cpus = 112;	/* a 224-CPU 2-socket Sapphire Rapids' node */
 	ret = FL_EXIT_FAIL;
 	fr = calloc(l.n, sizeof(*fr));
 	if (!fr) {

@@ -230,10 +230,21 @@ check "analyzer-policies.dat: POLICY/LAYOUT names ($(cut -d, -f2,26 "$out" | tr 
 check "--layout=node,llc:1000 with 2 policies: 4 rows, policy-major" \
 	eval 'test $s = 0 && grep -E "^ +[a-z:0-9]+/[a-z:0-9]+ +[0-9]" "$out" | sed -E "s/^ +//; s/ .*//" | tr "\n" " " | grep -qx "stock/node stock/llc:1000 relative:8/node relative:8/llc:1000 "'
 
+# the contention term: at the recording's own CPUs per node (4 CPUs, 2
+# nodes: 2) the scale is 1 and the scaled cost is the contended one, which
+# is at least the idle cost; the idle cost is the table's
+"$FAIRLAB" whatif --json --policy=stock --layout=global,node --contention=10 --scale-cpus=2 "$f" >"$out" 2>"$err"; s=$?
+check "--contention --scale-cpus=2 on 2 CPUs per node: scale 1, scaled = contended >= idle" \
+	eval 'test $s = 0 && grep -q "\"scale\": 1," "$out" && awk "/\"idle_ns_per_s\"/ { i = \$2 + 0 } /\"contended_ns_per_s\"/ { c = \$2 + 0 } /\"contended_scaled_ns_per_s\"/ { n++; if (\$2 + 0 != c || c < i) bad = 1 } END { exit bad || n != 2 }" "$out"'
+"$FAIRLAB" whatif --policy=stock --layout=global,node --contention=10 "$f" >"$out" 2>"$err"; s=$?
+check "--contention: a verdict per split layout at 112 CPUs/node" \
+	eval 'test $s = 0 && grep -q "x56.00 CPUs" "$out" && grep -c "^   at 112 CPUs/node: stock/node .*the split is" "$out" | grep -qx 1'
+
 # ---- usage errors exit 2 ---------------------------------------------------
 for args in "" "--policy=stok $ref" "--layout=numa $ref" "--layout=global:5 $ref" \
 	"--layout=node:x $ref" "--layout= $ref" "--layout=node:10000001 $ref" \
-	"--policy=stock/numa $ref" "--policy=stok/node $ref" "--policy=relative:0 $ref" "--sweep=relative:0..8 $ref" \
+	"--policy=stock/numa $ref" "--policy=stok/node $ref" "--contention=0 $ref" \
+	"--scale-cpus=112 $ref" "--contention=10 --scale-cpus=0 $ref" "--contention=1x $ref" "--policy=relative:0 $ref" "--sweep=relative:0..8 $ref" \
 	"--sweep=stock:1..2 $ref" "--sweep=fixed:8..4 $ref" "--sweep=fixed:1..8x1 $ref" \
 	"--sweep=fixed:1..8*0 $ref" "--sweep=fixed:1..2y $ref" "--cost=money $ref" \
 	"--machine=m1 $ref" "--error=rel $ref" \

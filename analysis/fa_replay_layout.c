@@ -37,6 +37,26 @@ static struct fa_coh_topo topo_of(const struct fa_replay *r)
 				     r->e->cfg.coh_miss };
 }
 
+/* Record @x's CPU accessing policy @p's lines: the model's context. */
+struct lay_at {
+	struct fa_coh_topo topo;
+	struct fa_coh_cpu c;
+	struct lay_note n;
+	struct fa_lay_ctx ctx;
+};
+
+static void lay_at(struct lay_at *a, struct fa_replay *r, struct rp_part *pt,
+		   u32 p, const struct rp_rec *x)
+{
+	struct rp_pol *rp = &r->pol[p];
+
+	a->topo = topo_of(r);
+	a->c = fa_coh_cpu(&a->topo, x->cpu);
+	a->n = (struct lay_note){ r, pt, rp, p, x->cpu, x->ts };
+	a->ctx = (struct fa_lay_ctx){ &a->topo, &a->c, r->doms[rp->lay.kind],
+				      r->ndoms[rp->lay.kind], note, &a->n };
+}
+
 void rp_lay_cont_close(struct fa_replay *r, struct rp_tg *t, u32 p)
 {
 	struct fa_lay_group *g = &t->lay[p];
@@ -72,17 +92,16 @@ void rp_lay_seed(struct fa_replay *r, struct rp_part *pt, struct rp_tg *t,
 s64 rp_lay_decide_read(struct fa_replay *r, struct rp_part *pt, struct rp_tg *t,
 		       u32 p, const struct rp_rec *x, bool touch)
 {
-	const struct fa_coh_topo topo = topo_of(r);
-	const struct fa_coh_cpu c = fa_coh_cpu(&topo, x->cpu);
 	struct rp_pol *rp = &r->pol[p];
-	struct lay_note n = { r, pt, rp, p, x->cpu, x->ts };
-	const struct fa_lay_ctx ctx = { &topo, &c, r->doms[rp->lay.kind],
-					 r->ndoms[rp->lay.kind], note, &n };
+	struct lay_at a;
 	struct fa_lay_group *g = &t->lay[p];
-	struct fa_lay_dom *d = fa_lay_get(g, fa_layout_dom(&rp->lay, &c));
-	u32 nd = ctx.ndom ? ctx.ndom : 1;
+	struct fa_lay_dom *d;
+	u32 nd;
 
-	if (!d || (touch && fa_lay_read_own(g, &rp->lay, &ctx))) {
+	lay_at(&a, r, pt, p, x);
+	d = fa_lay_get(g, fa_layout_dom(&rp->lay, &a.c));
+	nd = a.ctx.ndom ? a.ctx.ndom : 1;
+	if (!d || (touch && fa_lay_read_own(g, &rp->lay, &a.ctx))) {
 		pt->nomem = true;
 		return 0;
 	}
@@ -97,29 +116,25 @@ s64 rp_lay_decide_read(struct fa_replay *r, struct rp_part *pt, struct rp_tg *t,
 void rp_lay_write(struct fa_replay *r, struct rp_part *pt, struct rp_tg *t,
 		  u32 p, const struct rp_rec *x, s64 delta)
 {
-	const struct fa_coh_topo topo = topo_of(r);
-	const struct fa_coh_cpu c = fa_coh_cpu(&topo, x->cpu);
 	struct rp_pol *rp = &r->pol[p];
-	struct lay_note n = { r, pt, rp, p, x->cpu, x->ts };
-	const struct fa_lay_ctx ctx = { &topo, &c, r->doms[rp->lay.kind],
-					 r->ndoms[rp->lay.kind], note, &n };
+	struct lay_at a;
 
-	if (fa_lay_write(&t->lay[p], &rp->lay, &ctx, delta))
+	lay_at(&a, r, pt, p, x);
+	if (fa_lay_write(&t->lay[p], &rp->lay, &a.ctx, delta))
 		pt->nomem = true;
 }
 
 bool rp_lay_read(struct fa_replay *r, struct rp_part *pt, struct rp_tg *t,
 		 u32 p, const struct rp_rec *x, s64 sum, s64 *used)
 {
-	const struct fa_coh_topo topo = topo_of(r);
-	const struct fa_coh_cpu c = fa_coh_cpu(&topo, x->cpu);
 	struct rp_pol *rp = &r->pol[p];
-	struct lay_note n = { r, pt, rp, p, x->cpu, x->ts };
-	const struct fa_lay_ctx ctx = { &topo, &c, r->doms[rp->lay.kind],
-					 r->ndoms[rp->lay.kind], note, &n };
+	struct lay_at a;
 	struct fa_lay_dom *d;
 	u32 lines;
-	int k = fa_lay_read_sum(&t->lay[p], &rp->lay, &ctx, x->ts, &d, &lines);
+	int k;
+
+	lay_at(&a, r, pt, p, x);
+	k = fa_lay_read_sum(&t->lay[p], &rp->lay, &a.ctx, x->ts, &d, &lines);
 
 	*used = sum;
 	if (k < 0) {
@@ -132,7 +147,7 @@ bool rp_lay_read(struct fa_replay *r, struct rp_part *pt, struct rp_tg *t,
 		*used = d->cached;
 		return true;
 	}
-	if (d && fa_lay_store(d, &ctx, sum, x->ts))
+	if (d && fa_lay_store(d, &a.ctx, sum, x->ts))
 		pt->nomem = true;
 	return false;
 }

@@ -107,18 +107,27 @@ static int add_defaults(struct fl_policy_list *l, bool *oom)
 	return 0;
 }
 
-int fl_plist_parse(struct fl_policy_list *l, const char *list, bool *oom)
+/* A copy of @list for strtok_r(); NULL after saying so (*@oom set). */
+static char *dup_list(const char *list, bool *oom)
 {
-	const struct fl_tg_policy rec = { .id = FA_REPLAY_RECORDED };
-	char *copy = strdup(list), *tok, *save = NULL;
-	struct fl_tg_policy p;
-	int ret = 0;
+	char *copy = strdup(list);
 
 	if (!copy) {
 		*oom = true;
 		fl_error("out of memory");
-		return -1;
 	}
+	return copy;
+}
+
+int fl_plist_parse(struct fl_policy_list *l, const char *list, bool *oom)
+{
+	const struct fl_tg_policy rec = { .id = FA_REPLAY_RECORDED };
+	char *copy = dup_list(list, oom), *tok, *save = NULL;
+	struct fl_tg_policy p;
+	int ret = 0;
+
+	if (!copy)
+		return -1;
 	for (tok = strtok_r(copy, ",", &save); tok && !ret;
 	     tok = strtok_r(NULL, ",", &save)) {
 		char *slash = strchr(tok, '/');
@@ -250,15 +259,12 @@ int fl_plist_layouts(struct fl_policy_list *l, const char *list, bool *oom)
 {
 	struct fl_policy_list out = { 0 };
 	struct fa_layout lay[16];
-	char *copy = strdup(list), *tok, *save = NULL;
+	char *copy = dup_list(list, oom), *tok, *save = NULL;
 	u32 nl = 0, i, k;
 	int ret = 0;
 
-	if (!copy) {
-		*oom = true;
-		fl_error("out of memory");
+	if (!copy)
 		return -1;
-	}
 	for (tok = strtok_r(copy, ",", &save); tok && !ret;
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (nl == sizeof(lay) / sizeof(lay[0])) {

@@ -54,6 +54,15 @@ const char *fa_layout_label(const struct fa_layout *l, char *buf, size_t n)
 	return buf;
 }
 
+void fa_layout_suffix(const struct fa_layout *l, char *buf, size_t n)
+{
+	size_t len = strlen(buf);
+	char lay[32];
+
+	if (fa_layout_split(l) && len < n)
+		snprintf(buf + len, n - len, "/%s", fa_layout_label(l, lay, sizeof(lay)));
+}
+
 static int by_id(const void *a, const void *b)
 {
 	s32 x = *(const s32 *)a, y = *(const s32 *)b;

@@ -55,6 +55,8 @@ extern const char *const fa_layout_names[FA_LAYOUT_NR];
 int fa_layout_parse(const char *s, struct fa_layout *l);
 /* "node", "node:1000"... into @buf. */
 const char *fa_layout_label(const struct fa_layout *l, char *buf, size_t n);
+/* "/LAYOUT" appended to the label in @buf (room @n) under a split layout only. */
+void fa_layout_suffix(const struct fa_layout *l, char *buf, size_t n);
 
 static inline bool fa_layout_split(const struct fa_layout *l)
 {

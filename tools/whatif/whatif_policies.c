@@ -37,12 +37,8 @@ const char *fl_whatif_label(const struct fl_tg_policy *p, char *buf, size_t n)
 const char *fl_whatif_label_lay(const struct fl_tg_policy *p,
 				const struct fa_layout *lay, char *buf, size_t n)
 {
-	char pl[32], ll[32];
-
-	if (!fa_layout_split(lay))
-		return fl_whatif_label(p, buf, n);
-	snprintf(buf, n, "%s/%s", fl_whatif_label(p, pl, sizeof(pl)),
-		 fa_layout_label(lay, ll, sizeof(ll)));
+	fl_whatif_label(p, buf, n);
+	fa_layout_suffix(lay, buf, n);
 	return buf;
 }
 

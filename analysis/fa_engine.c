@@ -100,6 +100,7 @@ static int set_topology(struct fa_engine *e, s32 cpu, s32 node, s32 llc)
 	}
 	e->node[cpu] = node < 0 ? -1 : node;
 	e->llc[cpu] = llc < 0 ? -1 : llc;
+	e->topo_gen++;
 	fa_switch_resolve(e);
 	if (e->cfg.replay)
 		fa_replay_switch_resolve(e->cfg.replay, e);
@@ -177,6 +178,7 @@ static int close_segment(struct fa_engine *e, u64 t)
 	bool tk = s->tg_policy_known, ik = s->idlest_policy_known;
 	struct fl_tg_policy tp = s->tg_policy;
 	u32 ip = s->idlest_policy, i;
+	struct fa_layout ly = s->layout;
 
 	for (i = 0; i < e->tgtab.n; i++) {
 		if (i < s->nr_tgs) {
@@ -209,6 +211,7 @@ static int close_segment(struct fa_engine *e, u64 t)
 	s->tg_policy = tp;
 	s->idlest_policy_known = ik;
 	s->idlest_policy = ip;
+	s->layout = ly;
 	e->seg_has_records = false;
 	return 0;
 }
@@ -236,6 +239,17 @@ static int on_policy_switch(struct fa_engine *e, const struct fa_policy_switch *
 		e->unpatching = true;
 		s->unpatches++;
 		return 0;
+	} else if (p->kind == FA_KIND_LAYOUT) {
+		struct fa_layout ly = { p->new_policy,
+					p->new_policy == FA_LAYOUT_GLOBAL ? 0 : p->new_arg };
+
+		/* a layout this analyzer does not know: the segment's stays */
+		if (p->new_policy >= FA_LAYOUT_NR ||
+		    (s->layout.kind == ly.kind && s->layout.refresh_us == ly.refresh_us))
+			return 0;
+		if (e->seg_has_records && close_segment(e, e->now))
+			return -1;
+		s->layout = ly;
 	} else if (p->kind == FL_KIND_IDLEST) {
 		if (!s->idlest_policy_known) {
 			s->idlest_policy_known = true;

@@ -85,6 +85,7 @@ struct fa_engine {
 	s32 *node;		/* cpu -> NUMA node, -1 unknown */
 	s32 *llc;		/* cpu -> last-level cache id, -1 unknown */
 	u32 nr_node;		/* entries of both */
+	u32 topo_gen;		/* changes of either (the replay's domains: fa_layout.h) */
 	/*
 	 * Writer switches and transfers of the open segment counted unknown
 	 * (struct fa_pending), classified when the CPUs are placed

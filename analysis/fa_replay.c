@@ -46,6 +46,13 @@ void rp_set_part(struct fa_replay *r, struct rp_part *pt, u32 lo, u32 hi)
 struct fa_replay *fa_replay_new(const struct fl_tg_policy *pol, u32 n,
 				unsigned int flags)
 {
+	return fa_replay_new_layouts(pol, NULL, n, flags);
+}
+
+struct fa_replay *fa_replay_new_layouts(const struct fl_tg_policy *pol,
+					const struct fa_layout *lay, u32 n,
+					unsigned int flags)
+{
 	struct fa_replay *r = calloc(1, sizeof(*r));
 	u32 i, k = 0, g;
 
@@ -67,6 +74,9 @@ struct fa_replay *fa_replay_new(const struct fl_tg_policy *pol, u32 n,
 		r->res[i].fig.index = -1;
 		r->res[i].fig.tg_policy = pol[i];
 		r->res[i].fig.tg_policy_known = pol[i].id != FA_REPLAY_RECORDED;
+		if (lay)
+			r->res[i].layout = lay[i];
+		r->split |= fa_layout_split(&r->res[i].layout);
 	}
 	for (g = 0; g < RP_NR; g++) {
 		r->range[g] = k;
@@ -76,6 +86,8 @@ struct fa_replay *fa_replay_new(const struct fl_tg_policy *pol, u32 n,
 			r->order[k] = i;
 			r->pol[k].err = &r->res[i].fig.err;
 			r->pol[k].sh = &r->res[i].fig.shares;
+			r->pol[k].lay = r->res[i].layout;
+			r->pol[k].split = fa_layout_split(&r->pol[k].lay);
 			k++;
 		}
 	}
@@ -109,6 +121,8 @@ void fa_replay_free(struct fa_replay *r)
 	free(r->part[0].pend.v);
 	free(r->part[1].pend.v);
 	free(r->pend_held);
+	for (i = 0; i < FA_LAYOUT_NR; i++)
+		free(r->doms[i]);
 	for (i = 0; i < r->ntg; i++) {
 		u32 p;
 
@@ -117,6 +131,10 @@ void fa_replay_free(struct fa_replay *r)
 		for (p = 0; r->tg[i].gp && p < r->npol; p++)
 			fa_coh_free(&r->tg[i].gp[p].line);
 		free(r->tg[i].gp);
+		for (p = 0; r->tg[i].lay && p < r->npol; p++)
+			fa_lay_group_free(&r->tg[i].lay[p]);
+		free(r->tg[i].lay);
+		free(r->tg[i].cont);
 		free(r->tg[i].gc);
 		free(r->tg[i].gs);
 		free(r->tg[i].rd);
@@ -126,6 +144,19 @@ void fa_replay_free(struct fa_replay *r)
 	free(r->res);
 	free(r->order);
 	free(r);
+}
+
+void fa_replay_set_contention(struct fa_replay *r, u64 window_ns,
+			      const double ns[3], u32 cpus_per_node)
+{
+	r->cont_on = true;
+	r->cont_w = window_ns;
+	r->cont_lat[FA_COH_LLC] = ns[FA_COH_LLC];
+	r->cont_lat[FA_COH_NODE] = ns[FA_COH_NODE];
+	r->cont_lat[FA_COH_XNODE] = ns[FA_COH_XNODE];
+	r->cont_lat[FA_COH_UNKNOWN] = ns[FA_COH_LLC];	/* the cheapest, as fa_coh_cost_ns() */
+	r->cont_target = cpus_per_node;
+	r->cont_k = 1;
 }
 
 u32 fa_replay_count(const struct fa_replay *r)
@@ -165,6 +196,18 @@ struct rp_tg *rp_get_tg(struct fa_replay *r, u32 i, u32 cpu)
 			t->gp[p].last_writer = -1;
 			fa_coh_init(&t->gp[p].line);
 		}
+	}
+	if (r->cont_on && !t->cont) {
+		t->cont = calloc(r->npol ? r->npol : 1, sizeof(*t->cont));
+		if (!t->cont)
+			return NULL;
+	}
+	if (r->split && !t->lay) {
+		t->lay = calloc(r->npol, sizeof(*t->lay));
+		if (!t->lay)
+			return NULL;
+		for (p = 0; p < r->npol; p++)
+			fa_lay_group_init(&t->lay[p]);
 	}
 	if (cpu >= t->nr_cfs) {
 		struct rp_cfs *c;

@@ -49,6 +49,7 @@
 #ifndef FA_REPLAY_H
 #define FA_REPLAY_H
 
+#include "fa_layout.h"
 #include "fa_stats.h"
 
 /* fl_tg_policy.id of "each record's own policy and argument". */
@@ -65,6 +66,20 @@ struct fa_replay_result {
 	 */
 	struct fa_segment fig;
 	u64 diverged;		/* attempts decided otherwise than recorded */
+	/*
+	 * The layout of tg->load_avg replayed (fa_layout.h; global: the
+	 * kernel's one line, every figure as without layouts), and under a
+	 * split one: the counter lines the recorded reads (tg_read) read
+	 * (every domain's at a miss, none at a cache hit), and the hits.
+	 */
+	struct fa_layout layout;
+	u64 line_reads, cache_hits;
+	/*
+	 * With fa_replay_set_contention(): the transfers' cost with the
+	 * contention term (fa_cont.h), ns, as recorded and with k times the
+	 * CPUs per node (cont_scale, from the recording's topology).
+	 */
+	double cont_ns, cont_scaled_ns, cont_scale;
 };
 
 /* What fa_replay_new() replays besides |E| and the relative shares error. */
@@ -86,7 +101,20 @@ enum {
 /* @n policies (copied), @flags FA_REPLAY_*; NULL when out of memory. */
 struct fa_replay *fa_replay_new(const struct fl_tg_policy *pol, u32 n,
 				unsigned int flags);
+/* The same, policy i under layout @lay[i] (NULL: all global). */
+struct fa_replay *fa_replay_new_layouts(const struct fl_tg_policy *pol,
+					const struct fa_layout *lay, u32 n,
+					unsigned int flags);
 void fa_replay_free(struct fa_replay *r);
+
+/*
+ * Before the replay: the contention term (fa_cont.h), windows of
+ * @window_ns, transfers priced at @ns (same LLC, node, cross-node; an
+ * unknown distance as the cheapest), and scaled to @cpus_per_node CPUs
+ * per node (k = @cpus_per_node / the recording's CPUs per node).
+ */
+void fa_replay_set_contention(struct fa_replay *r, u64 window_ns,
+			      const double ns[3], u32 cpus_per_node);
 
 /* After fa_engine_finish() of the engine it was given to (fa_engine_cfg). */
 u32 fa_replay_count(const struct fa_replay *r);

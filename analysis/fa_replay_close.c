@@ -139,6 +139,21 @@ int fa_replay_close(struct fa_replay *r, const struct fa_segment *s)
 		f->read_untracked = r->read_untracked;
 		memcpy(f->coh, r->pol[p].coh, sizeof(f->coh));
 		f->coh_by_read = r->pol[p].coh_by_read;
+		x->line_reads = r->pol[p].line_reads;
+		x->cache_hits = r->pol[p].cache_hits;
+		if (r->cont_on) {
+			/* the open windows end with the segment */
+			for (i = 0; i < r->ntg; i++) {
+				if (r->tg[i].cont)
+					fa_cont_close(&r->tg[i].cont[p], &r->pol[p].cont,
+						      r->cont_w, r->cont_k);
+				if (r->tg[i].lay && r->pol[p].split)
+					rp_lay_cont_close(r, &r->tg[i], p);
+			}
+			x->cont_ns = r->pol[p].cont.ns;
+			x->cont_scaled_ns = r->pol[p].cont.scaled_ns;
+			x->cont_scale = r->cont_k;
+		}
 		/* the spans went to the buckets only (hold()), not their totals */
 		f->err.abs.total = fa_hist_sat_add(f->err.abs.total, s->err.time_ns);
 		f->err.rel.total = fa_hist_sat_add(f->err.rel.total,

@@ -105,7 +105,7 @@ static void set_rules(struct fa_replay *r, struct rp_part *pt,
 static __attribute__((always_inline)) inline void
 coh(const struct fa_replay *r, struct rp_part *pt, struct rp_pol *rp, u32 p,
     struct fa_coh_line *l, const struct fa_coh_topo *topo,
-    const struct fa_coh_cpu *c, bool write)
+    const struct fa_coh_cpu *c, bool write, struct fa_cont_line *cl, u64 ts)
 {
 	enum fa_coh_dist d = FA_COH_UNKNOWN;
 	struct fa_coh_src src;
@@ -118,6 +118,9 @@ coh(const struct fa_replay *r, struct rp_part *pt, struct rp_pol *rp, u32 p,
 			fa_pending_add_transfer(&pt->pend, r->e, p, p, c->cpu, &src);
 		rp->coh[d]++;
 		rp->coh_by_read += !write;
+		if (cl)		/* the contention term (fa_cont.h) */
+			fa_cont_add(cl, &rp->cont, r->cont_w, r->cont_k, ts,
+				    r->cont_lat[d]);
 	}
 }
 
@@ -176,11 +179,15 @@ replay_range(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 		}
 		in.delta = sub_w(load, rc);
 		in.contrib = (u64)rc;
-		if (reads_tg_load) {
+		if (reads_tg_load && rp->split) {
+			/* the writer's domain counter (fa_layout.h) */
+			in.tg_load_avg = rp_lay_decide_read(r, pt, t, p, x, !resync);
+		} else if (reads_tg_load) {
 			in.tg_load_avg = add_w(tg_ksum, qc->sum_contrib);
 			/* the policy's own read, before it decides (fa_policy_reads_line()) */
 			if (!resync)
-				coh(r, pt, rp, p, &q->line, &topo, &who, false);
+				coh(r, pt, rp, p, &q->line, &topo, &who, false,
+				    t->cont ? &t->cont[p] : NULL, x->ts);
 		}
 		if (range == RP_GATED ||
 		    (range == RP_ANY && fl_tg_rule_needs_clock(&rule)))
@@ -204,7 +211,11 @@ replay_range(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 				count_switch(r->e, pt, rp, p, q->last_writer, cpu, node);
 				q->last_writer = cpu;
 			}
-			coh(r, pt, rp, p, &q->line, &topo, &who, true);
+			if (rp->split)
+				rp_lay_write(r, pt, t, p, x, in.delta);
+			else
+				coh(r, pt, rp, p, &q->line, &topo, &who, true,
+				    t->cont ? &t->cont[p] : NULL, x->ts);
 		}
 		if (err != q->err || changed_load) {
 			struct fa_err_val v;
@@ -241,6 +252,40 @@ replay_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 	replay_range(r, pt, x, cp, t, g[RP_GATED], g[RP_GATED + 1], RP_GATED, spans, rel);
 	replay_range(r, pt, x, cp, t, g[RP_BUDGET], g[RP_BUDGET + 1], RP_BUDGET, spans, rel);
 	replay_range(r, pt, x, cp, t, g[RP_ANY], g[RP_ANY + 1], RP_ANY, spans, rel);
+}
+
+/* The shares error of @given (fa_shares_val(), or its relative parts only). */
+static __attribute__((always_inline)) inline void
+shares_of(struct fa_err_val *v, s64 given, s64 ideal, s64 tg_shares, const bool abs)
+{
+	if (abs) {
+		fa_shares_val(v, sub_w(given, ideal), ideal, tg_shares);
+	} else {
+		/* ideal >= FA_MIN_SHARES > 0, tg_shares too */
+		double a = (double)abs_w(sub_w(given, ideal));
+
+		fa_err_val_rel(v, a, ideal);
+		fa_err_val_bnd(v, a, tg_shares);
+	}
+}
+
+/* A read's shares error @v: a point of policy @rp's, held in @q until the next. */
+static __attribute__((always_inline)) inline void
+shares_point(struct rp_pol *rp, struct rp_rd *q, const struct fa_err_val *v,
+	     const bool abs)
+{
+	if (abs) {
+		fa_err_point_val(rp->sh, v);
+		q->a = v->a;
+		q->ia = v->ia;
+	} else {
+		fa_err_point_rel(rp->sh, v->rel);
+		fa_err_point_bnd(rp->sh, v->bnd);
+	}
+	q->rel = v->rel;
+	q->ir = v->ir;
+	q->b = v->bnd;
+	q->ib = v->ib;
 }
 
 /*
@@ -291,9 +336,15 @@ replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 		struct rp_pol *rp = &pol[p];
 		struct rp_rd *q = &rd[p];
 		struct rp_gs *g = &gs[p];
-		s64 ptla, pcon, given, xp;
+		s64 ptla, pcon, given, xp, used;
+		bool hit = false;
 
-		coh(r, pt, rp, p, &gp[p].line, &topo, &who, false);
+		if (rp->split)
+			hit = rp_lay_read(r, pt, t, p, x,
+					  add_w(tla, sub_w(gp[p].err, kerr)), &used);
+		else
+			coh(r, pt, rp, p, &gp[p].line, &topo, &who, false,
+			    t->cont ? &t->cont[p] : NULL, x->ts);
 		if (spans) {
 			/* ideal >= FA_MIN_SHARES: a relative error always */
 			if (abs)
@@ -304,36 +355,25 @@ replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 		}
 		if (!timed)
 			continue;
+		pcon = cseen ? add_w(rcon, sub_w(cp[p].contrib, kcon)) : rcon;
+		if (hit) {
+			/* the domain's cached sum, stale: this policy's own */
+			struct fa_err_val vh;
+
+			shares_of(&vh, fa_calc_group_shares(used, pcon, load, tg_shares),
+				  ideal, tg_shares, abs);
+			shares_point(rp, q, &vh, abs);
+			continue;
+		}
 		/* its E - contrib: the kernel's when the cfs_rq is not seen yet */
 		xp = cseen ? sub_w(gp[p].err, cp[p].contrib) : sub_w(gp[p].err, kcon);
 		if (xp != last_x) {
 			last_x = xp;
 			ptla = add_w(tla, sub_w(gp[p].err, kerr));
-			pcon = cseen ? add_w(rcon, sub_w(cp[p].contrib, kcon)) : rcon;
 			given = fa_calc_group_shares(ptla, pcon, load, tg_shares);
-			if (abs) {
-				fa_shares_val(&v, sub_w(given, ideal), ideal,
-					      tg_shares);
-			} else {
-				/* ideal >= FA_MIN_SHARES > 0, tg_shares too */
-				double a = (double)abs_w(sub_w(given, ideal));
-
-				fa_err_val_rel(&v, a, ideal);
-				fa_err_val_bnd(&v, a, tg_shares);
-			}
+			shares_of(&v, given, ideal, tg_shares, abs);
 		}
-		if (abs) {
-			fa_err_point_val(rp->sh, &v);
-			q->a = v.a;
-			q->ia = v.ia;
-		} else {
-			fa_err_point_rel(rp->sh, v.rel);
-			fa_err_point_bnd(rp->sh, v.bnd);
-		}
-		q->rel = v.rel;
-		q->ir = v.ir;
-		q->b = v.bnd;
-		q->ib = v.ib;
+		shares_point(rp, q, &v, abs);
 	}
 }
 
@@ -386,6 +426,8 @@ void rp_replay_rec(struct fa_replay *r, struct rp_part *pt,
 			cp[p].pub = x->before;
 			t->gc[p].sum_contrib = add_w(t->gc[p].sum_contrib,
 						     x->contrib);
+			if (r->pol[p].split)
+				rp_lay_seed(r, pt, t, p, x);
 		}
 	} else if (x->evicted) {
 		for (p = pt->lo; p < pt->hi; p++)

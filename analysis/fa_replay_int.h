@@ -100,6 +100,8 @@ struct rp_tg {
 	struct rp_gs *gs;	/* [npol] */
 	struct rp_rd *rd;	/* [nr_cfs][npol], from the group's first read */
 	u32 nr_rd;		/* cfs_rqs rd has room for */
+	struct fa_lay_group *lay;	/* [npol] with a split layout (fa_replay.split) */
+	struct fa_cont_line *cont;	/* [npol] global lines' windows (fa_replay.cont_on) */
 };
 
 /* The counters of one policy, kept together (the results are large). */
@@ -111,6 +113,10 @@ struct rp_pol {
 	struct fa_err *sh;	/* ... and shares error statistics */
 	u64 coh[FA_COH_NR];	/* modeled transfers per distance */
 	u64 coh_by_read;
+	struct fa_layout lay;	/* its layout (fa_layout.h) */
+	bool split;		/* not global: rp_tg.lay[] models its lines */
+	u64 line_reads, cache_hits;	/* fa_replay_result's */
+	struct fa_cont_sum cont;	/* the contention term's costs */
 };
 
 /*
@@ -195,6 +201,7 @@ struct rp_rec {
 	s64 rd_ideal;		/* shares with tg->load_avg = sum(load) */
 	s64 rd_kerr;		/* the kernel's E */
 	u64 rd_dt;		/* the span of the cfs_rq's last read error (0: none) */
+	u64 ts;			/* split layouts only (fa_replay.split): the time */
 };
 
 /*
@@ -207,6 +214,22 @@ struct fa_replay {
 	u32 npol;
 	bool rel;		/* relative error too (FA_REPLAY_REL) */
 	bool sh_abs;		/* absolute shares error too (FA_REPLAY_SHARES_ABS) */
+	bool split;		/* a policy's layout is split (rp_tg.lay) */
+	/*
+	 * The domains of each layout kind (fa_layout_doms()), as of engine
+	 * topology topo_gen: set by push() while no part is replayed (a
+	 * topology change flushes the replay first).
+	 */
+	u32 topo_gen;
+	bool doms_set;
+	/* the contention term (fa_replay_set_contention()) */
+	bool cont_on;
+	u64 cont_w;
+	double cont_lat[FA_COH_NR];
+	u32 cont_target;
+	double cont_k;		/* cont_target / CPUs per node, as of topo_gen */
+	s32 *doms[FA_LAYOUT_NR];
+	u32 ndoms[FA_LAYOUT_NR], doms_cap[FA_LAYOUT_NR];
 	struct rp_pol *pol;	/* internal order */
 	u32 *order;		/* internal index -> result index */
 	u32 range[RP_NR + 1];	/* internal indices of each RP_* */
@@ -271,6 +294,25 @@ void rp_set_part(struct fa_replay *r, struct rp_part *pt, u32 lo, u32 hi);
 struct rp_tg *rp_get_tg(struct fa_replay *r, u32 i, u32 cpu);
 /* Group @t's read slots, for every cfs_rq slot it has (zeroed: no error yet). */
 int rp_get_rd(struct fa_replay *r, struct rp_tg *t);
+
+/* fa_replay_layout.c: a split layout's lines and counters (fa_layout.h) */
+/* Policy @p's contention windows of group @t's domain lines closed. */
+void rp_lay_cont_close(struct fa_replay *r, struct rp_tg *t, u32 p);
+/* Policy @p's first sight of cfs_rq @x->cfs: its contrib in its CPU's domain. */
+void rp_lay_seed(struct fa_replay *r, struct rp_part *pt, struct rp_tg *t,
+		 u32 p, const struct rp_rec *x);
+/* The writer's domain counter, read by policy @p before it decides. */
+s64 rp_lay_decide_read(struct fa_replay *r, struct rp_part *pt, struct rp_tg *t,
+		       u32 p, const struct rp_rec *x, bool touch);
+/* Policy @p's publish of @delta. */
+void rp_lay_write(struct fa_replay *r, struct rp_part *pt, struct rp_tg *t,
+		  u32 p, const struct rp_rec *x, s64 delta);
+/*
+ * A recorded read under policy @p, whose sum is @sum: true for a cache
+ * hit, the stale sum used in *@used.
+ */
+bool rp_lay_read(struct fa_replay *r, struct rp_part *pt, struct rp_tg *t,
+		 u32 p, const struct rp_rec *x, s64 sum, s64 *used);
 
 /* fa_replay_decide.c */
 /* One record under the policies of part @pt. */

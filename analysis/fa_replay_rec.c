@@ -53,9 +53,43 @@ static void set_engine(struct fa_replay *r, const struct fa_engine *e)
 	}
 }
 
-/* Record @x, set up, replayed now or batched for both parts. */
-static int push(struct fa_replay *r, struct rp_rec *x)
+/*
+ * The contention term's scale: its target CPUs per node over the
+ * recording's (placed CPUs / nodes); 1 while no CPU is placed.
+ */
+static double cont_scale(const struct fa_replay *r, const struct fa_coh_topo *t)
 {
+	u32 i, placed = 0;
+
+	for (i = 0; i < t->n; i++)
+		placed += t->node[i] >= 0;
+	if (!placed || !r->ndoms[FA_LAYOUT_NODE])
+		return 1;
+	return (double)r->cont_target * r->ndoms[FA_LAYOUT_NODE] / placed;
+}
+
+/* Record @x, set up, replayed now or batched for both parts. */
+static int push(struct fa_replay *r, const struct fa_engine *e, struct rp_rec *x)
+{
+	if ((r->split || r->cont_on) && (!r->doms_set || r->topo_gen != e->topo_gen)) {
+		const struct fa_coh_topo t = { e->node, e->llc, e->nr_node,
+					       e->cfg.coh_miss };
+		u32 k;
+		int n;
+
+		rp_quiesce(r);	/* the helper reads the domains */
+		for (k = FA_LAYOUT_NODE; k < FA_LAYOUT_NR; k++) {
+			n = fa_layout_doms(k, &t, &r->doms[k], &r->doms_cap[k]);
+			if (n < 0)
+				return -1;
+			r->ndoms[k] = (u32)n;
+		}
+		r->topo_gen = e->topo_gen;
+		r->doms_set = true;
+		if (r->cont_on)
+			r->cont_k = cont_scale(r, &t);
+	}
+	x->ts = e->now;
 	if (!r->fj)
 		rp_replay_rec(r, &r->part[0], x);
 	else if (++r->nbatch == RP_BATCH)
@@ -112,7 +146,7 @@ int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
 	x->in.nr_cpus = u->nr_cpus;
 	x->in.tg_load_avg = 0;
 	x->in.since_ns = FL_SINCE_NEVER;
-	return push(r, x);
+	return push(r, e, x);
 }
 
 int fa_replay_tg_read(struct fa_replay *r, const struct fa_engine *e, u32 i,
@@ -150,7 +184,7 @@ int fa_replay_tg_read(struct fa_replay *r, const struct fa_engine *e, u32 i,
 	x->dtd = 0;
 	x->rd_ideal = c->rd_ideal;	/* the engine's, when timed */
 	if (!good)
-		return push(r, x);
+		return push(r, e, x);
 	/* the engine's read_span() and rd_* of this cfs_rq (fa_read.c) */
 	x->rd_dt = kc->rd_seen && e->now > kc->rd_ts ? e->now - kc->rd_ts : 0;
 	x->dtd = (double)x->rd_dt;
@@ -158,5 +192,5 @@ int fa_replay_tg_read(struct fa_replay *r, const struct fa_engine *e, u32 i,
 	kc->rd_seen = g->timed;
 	if (!g->timed)
 		r->read_untracked++;
-	return push(r, x);
+	return push(r, e, x);
 }

@@ -32,14 +32,14 @@ struct run {
 	struct fa_replay *r;
 };
 
-/* Feeds @n records through an engine replaying @np policies. */
-static void run(struct run *x, const struct fl_tg_policy *pol, u32 np,
-		const struct fa_event *ev, u32 n)
+/* Feeds @n records through an engine replaying @np policies under layouts @lay. */
+static void run_lay(struct run *x, const struct fl_tg_policy *pol,
+		    const struct fa_layout *lay, u32 np, const struct fa_event *ev, u32 n)
 {
 	struct fa_engine_cfg cfg = { 0 };
 	u32 i;
 
-	x->r = fa_replay_new(pol, np, FA_REPLAY_REL | FA_REPLAY_SHARES_ABS);
+	x->r = fa_replay_new_layouts(pol, lay, np, FA_REPLAY_REL | FA_REPLAY_SHARES_ABS);
 	cfg.replay = x->r;
 	x->e = fa_engine_new(&cfg);
 	for (i = 0; i < n; i++)
@@ -47,6 +47,13 @@ static void run(struct run *x, const struct fl_tg_policy *pol, u32 np,
 			ok(0, "feed record %u", i);
 	if (fa_engine_finish(x->e))
 		ok(0, "finish");
+}
+
+/* ... all under the global layout. */
+static void run(struct run *x, const struct fl_tg_policy *pol, u32 np,
+		const struct fa_event *ev, u32 n)
+{
+	run_lay(x, pol, NULL, np, ev, n);
 }
 
 static void done(struct run *x)
@@ -435,6 +442,121 @@ static void test_offline_clear(void)
 	done(&x);
 }
 
+/*
+ * Layouts (fa_layout.h).  CPU 0 on node 0, CPU 1 on node 1 (one LLC
+ * each); test_reads()'s records, with u5 (35 ms, CPU0 cfs0 load 150,
+ * contrib 100: written, tg->load_avg 360) and r3 (40 ms, CPU0 reads cfs0:
+ * 360, contrib 150, load 150: 1024 * 150 / 360 = 426, the ideal) before
+ * r2 (reading 360: 1024 * 210 / 360 = 597), and u4 (60 ms) with cfs0's
+ * load and contrib 150 (not written).
+ * Order: u1 0, u2 10, u3 20, r1 30, u5 35, r3 40, r2 50, u4 60 ms.
+ * Stock's decisions (contrib/64) do not read tg->load_avg: every layout
+ * decides as recorded.
+ *  stock (global): W0; W1 (xnode); W0 u3 (xnode); R0 r1 hit; W0 u5 hit;
+ *            R0 r3 hit; R1 r2 (0 modified it: xnode): 3 transfers, 1 by
+ *            a read, no shares error.
+ *  stock/node: counters L0 (node 0), L1 (node 1).  u1 L0 M0; u2 L1 M1;
+ *            u3 (CPU 0 writes cfs1's delta) L0 hit; r1 L0 hit, L1 M1 ->
+ *            0: xnode; u5 L0 hit; r3 L0 hit, L1 (0 shares it) hit; r2 L0
+ *            M0 -> 1: xnode, L1 hit: 2 transfers, both by reads; 3 reads
+ *            of 2 lines: 6 lines; the same sums: no shares error.
+ *  stock/node:15000 (15 ms cache, C0 and C1): r1 a miss (C0 none): L1
+ *            xnode, the sum 310 stored (C0 M0); r3 10 ms later: a hit,
+ *            C0 held by 0: no transfer, the stale 310 used: 1024 * 150 /
+ *            (310 - 150 + 150) = 495, off the ideal 426 by 69; r2 (node
+ *            1, C1 none): a miss, L0 xnode: 2 transfers, 4 lines, 1 hit.
+ *            The error: r3's 69 (69/1024 bounded) held 40..60 ms on cfs0;
+ *            r1's 0 30..40 ms, r2's 0 on cfs1 50..60 ms: 40 ms of
+ *            cfs_rq-time, mean 69/1024 x 20/40.
+ */
+static void test_layouts(void)
+{
+	const struct fl_tg_policy pol[] = {
+		{ FL_TG_STOCK, 0 }, { FL_TG_STOCK, 0 }, { FL_TG_STOCK, 0 },
+	};
+	const struct fa_layout lay[] = {
+		{ FA_LAYOUT_GLOBAL, 0 }, { FA_LAYOUT_NODE, 0 }, { FA_LAYOUT_NODE, 15000 },
+	};
+	struct fa_event base[6], ev[10];
+	const struct fa_replay_result *g, *n, *c;
+	struct run x;
+
+	reads_records(base);
+	ev[0] = topo(0, 0, 0);
+	ev[1] = topo(0, 1, 1);
+	memcpy(&ev[2], base, 4 * sizeof(ev[0]));	/* u1 u2 u3 r1 */
+	ev[6] = upd_t(35 * MS, 0, 0, 150, 100, true, 360, 35 * MS, FL_TG_STOCK, 0, 4);
+	ev[7] = rd_t(40 * MS, 0, 0, 360, 150, 150, 426, 2);
+	/* r2 after u5: 360, contrib 210, load 210: 215040 / 360 = 597 */
+	ev[8] = rd_t(50 * MS, 1, 1, 360, 210, 210, 597, 1);
+	/* u4 with u5's contrib: load 150, contrib 150, not written */
+	ev[9] = upd_t(60 * MS, 0, 0, 150, 150, false, 360, 25 * MS, FL_TG_STOCK, 0, 4);
+	run_lay(&x, pol, lay, 3, ev, 10);
+	g = fa_replay_result(x.r, 0);
+	n = fa_replay_result(x.r, 1);
+	c = fa_replay_result(x.r, 2);
+	is_u64(fa_engine_total(x.e)->read_mismatch, 0, "layouts: the recorded shares are calc_group_shares()'s");
+	is_u64(g->fig.coh[FA_COH_XNODE], 3, "global: 3 cross-node transfers");
+	is_u64(g->fig.coh_by_read, 1, "global: 1 by a read");
+	is_u64(g->line_reads, 0, "global: no counter lines counted");
+	is_u64(n->fig.writes, 4, "node: stock's 4 writes (u1, u2, u3, u5)");
+	is_u64(g->fig.shares.max_abs, 0, "global: no shares error");
+	is_u64(n->diverged, 0, "node: stock decides as recorded");
+	is_u64(n->fig.coh[FA_COH_XNODE], 2, "node: 2 cross-node transfers");
+	is_u64(n->fig.coh[FA_COH_LLC] + n->fig.coh[FA_COH_NODE] + n->fig.coh[FA_COH_UNKNOWN], 0,
+	       "node: and no other");
+	is_u64(n->fig.coh_by_read, 2, "node: both by reads");
+	is_u64(n->line_reads, 6, "node: 3 reads of 2 counter lines");
+	is_u64(n->cache_hits, 0, "node: no cache");
+	is_u64(n->fig.shares.max_abs, 0, "node: the same sums: no shares error");
+	is_u64(c->fig.coh[FA_COH_XNODE], 2, "node:15000: 2 cross-node transfers");
+	is_u64(c->line_reads, 4, "node:15000: 2 misses of 2 counter lines");
+	is_u64(c->cache_hits, 1, "node:15000: r3 a hit");
+	is_u64(c->fig.shares.max_abs, 69, "node:15000: r3 uses the stale 310: 495, ideal 426");
+	is_dbl(fig(&x, 2)->shares.max_bnd, 69.0 / 1024, "node:15000: 69/1024 of tg->shares");
+	is_dbl(fa_err_mean_bnd(&fig(&x, 2)->shares), 69.0 / 1024 * 20 / 40,
+	       "node:15000: held 20 of 40 ms of cfs_rq-time");
+	done(&x);
+}
+
+/*
+ * budget:50 under node (CPU 0 on node 0, CPU 1 on node 1):
+ * test_budget_tg_load()'s records decided on the writer's domain counter
+ * (its replayed contribs; the recording holds nothing else: tg_ksum 0):
+ *   r1 CPU0 cfs0 0 -> 100: counter 0: writes (node 0: 100)
+ *   r2 CPU1 cfs1 0 -> 100: node 1's counter 0: writes (100)
+ *   r3 CPU0 cfs0 100 -> 140: node 0's 100: 40*200 = 8000 > 100*50: writes
+ *      (global: 200, no)
+ *   r4 CPU1 cfs1 100 -> 160: node 1's 100: writes.
+ * 4 writes, as stock recorded them: diverged 0.  Lines: r1 R0 L0 (fill)
+ * W0 (its own copy only: 0); r2 R1 L1 (fill) W1 (0); r3, r4 hits: no
+ * transfer (global budget:50: 4).
+ */
+static void test_budget_node(void)
+{
+	const struct fl_tg_policy pol[] = { { FL_TG_BUDGET, 50 } };
+	const struct fa_layout lay[] = { { FA_LAYOUT_NODE, 0 } };
+	struct fa_event ev[] = {
+		topo(0, 0, 0), topo(0, 1, 1),
+		upd_t(1 * MS, 0, 0, 100, 0, true, 100, FL_SINCE_NEVER, FL_TG_STOCK, 0, 2),
+		upd_t(2 * MS, 1, 1, 100, 0, true, 200, FL_SINCE_NEVER, FL_TG_STOCK, 0, 2),
+		upd_t(3 * MS, 0, 0, 140, 100, true, 240, 2 * MS, FL_TG_STOCK, 0, 2),
+		upd_t(4 * MS, 1, 1, 160, 100, true, 300, 2 * MS, FL_TG_STOCK, 0, 2),
+	};
+	struct run x;
+	u64 n = 0;
+	int d;
+
+	run_lay(&x, pol, lay, 1, ev, 6);
+	is_u64(fig(&x, 0)->writes, 4, "budget:50/node: 4 writes (r3 too: node 0's counter 100)");
+	is_u64(fa_replay_result(x.r, 0)->diverged, 0, "budget:50/node: as stock recorded");
+	is_u64(fig(&x, 0)->err.max_abs, 0, "budget:50/node: no error");
+	for (d = 0; d < FA_COH_NR; d++)
+		n += fig(&x, 0)->coh[d];
+	is_u64(n, 0, "budget:50/node: no transfer (each node's line stays on its CPU)");
+	done(&x);
+}
+
 int main(void)
 {
 	test_fixed_and_switches();
@@ -445,5 +567,7 @@ int main(void)
 	test_reads_bad_and_segment_end();
 	test_switch_resolve();
 	test_offline_clear();
+	test_layouts();
+	test_budget_node();
 	return tap_done();
 }

@@ -191,8 +191,60 @@ done
 check "--error=shares on a recording without reads: a warning, an empty frontier" \
 	eval 'test $s = 0 && grep -q "no tg_read records" "$err" && grep -q "\"frontier\": \[\]" "$out"'
 
+# ---- layouts (--layout, POLICY/LAYOUT) ---------------------------------------
+# --layout=global is the recording's own layout: every figure of the
+# policies table as without --layout (its first 25 CSV fields: file and
+# the 24 columns), the layout columns after them
+pol=recorded,stock,relative:8,budget:5
+for f in "$ref" "$DATA/analyzer-policies.dat" "$DATA"/tree3-*.dat; do
+	name=$(basename "$f")
+	"$FAIRLAB" whatif --csv --policy=$pol "$f" >"$tmp/plain" 2>/dev/null
+	"$FAIRLAB" whatif --csv --policy=$pol --layout=global "$f" >"$tmp/glob" 2>/dev/null
+	check "$name: --layout=global: the policies' figures as without --layout" \
+		eval 'test -s "$tmp/plain" && cut -d, -f1-25 "$tmp/glob" | cmp -s - "$tmp/plain"'
+done
+# one node, one LLC (analyzer-local-lossy.dat, --smp 2): a split layout
+# has one domain, whose counter is the global one: the same figures
+f=$DATA/analyzer-local-lossy.dat
+"$FAIRLAB" whatif --csv --policy=stock,budget:5 --layout=global,node,llc "$f" 2>/dev/null |
+	awk -F, 'NR > 1 { s = ""; for (i = 3; i <= 24; i++) s = s " " $i
+		for (i = 27; i <= 31; i++) s = s " " $i; print s }' |
+	sort | uniq -c >"$tmp/one"
+check "one node, one LLC: node and llc replay as global ($(awk '{ print $1 }' "$tmp/one" | tr '\n' ' '))" \
+	eval 'test "$(wc -l <"$tmp/one")" = 2 && ! grep -vq "^ *3 " "$tmp/one"'
+# two nodes (analyzer-numa.dat: writes, no reads): under node every
+# write stays on its node's line: no cross-node transfer; stock decides
+# without tg->load_avg, so its writes are global's
+"$FAIRLAB" whatif --csv --policy=stock --layout=global,node "$ref" >"$out" 2>"$err"; s=$?
+check "analyzer-numa.dat: stock/node: no cross-node transfer, global's writes ($(cut -d, -f2,4,29 "$out" | tr '\n' ' '))" \
+	eval 'test $s = 0 && awk -F, "NR == 2 { w = \$4; x = \$29 } NR == 3 && \$2 == \"stock/node\" && \$4 == w && \$29 == 0 && x > 0 { ok = 1 } END { exit !ok }" "$out"'
+# reads (analyzer-policies.dat): stock's shares error under node is
+# global's (the same sums); with a read cache, hits, and a stale sum
+f=$DATA/analyzer-policies.dat
+"$FAIRLAB" whatif --csv --policy=stock,stock/node,stock/node:100000 "$f" >"$out" 2>"$err"; s=$?
+check "analyzer-policies.dat: stock/node's shares error is stock's; node:100000 hits its cache" \
+	eval 'test $s = 0 && awk -F, "NR == 2 { e = \$14 } NR == 3 { n = \$14; l = \$32 } NR == 4 { h = \$33; c = \$14 } END { exit !(e == n && l > 0 && h > 0 && c > e) }" "$out"'
+check "analyzer-policies.dat: POLICY/LAYOUT names ($(cut -d, -f2,26 "$out" | tr '\n' ' '))" \
+	eval 'cut -d, -f2,26 "$out" | tr "\n" " " | grep -qx "policy,layout stock,global stock/node,node stock/node:100000,node:100000 "'
+"$FAIRLAB" whatif --policy=stock,relative:8 --layout=node,llc:1000 "$f" >"$out" 2>"$err"; s=$?
+check "--layout=node,llc:1000 with 2 policies: 4 rows, policy-major" \
+	eval 'test $s = 0 && grep -E "^ +[a-z:0-9]+/[a-z:0-9]+ +[0-9]" "$out" | sed -E "s/^ +//; s/ .*//" | tr "\n" " " | grep -qx "stock/node stock/llc:1000 relative:8/node relative:8/llc:1000 "'
+
+# the contention term: at the recording's own CPUs per node (4 CPUs, 2
+# nodes: 2) the scale is 1 and the scaled cost is the contended one, which
+# is at least the idle cost; the idle cost is the table's
+"$FAIRLAB" whatif --json --policy=stock --layout=global,node --contention=10 --scale-cpus=2 "$f" >"$out" 2>"$err"; s=$?
+check "--contention --scale-cpus=2 on 2 CPUs per node: scale 1, scaled = contended >= idle" \
+	eval 'test $s = 0 && grep -q "\"scale\": 1," "$out" && awk "/\"idle_ns_per_s\"/ { i = \$2 + 0 } /\"contended_ns_per_s\"/ { c = \$2 + 0 } /\"contended_scaled_ns_per_s\"/ { n++; if (\$2 + 0 != c || c < i) bad = 1 } END { exit bad || n != 2 }" "$out"'
+"$FAIRLAB" whatif --policy=stock --layout=global,node --contention=10 "$f" >"$out" 2>"$err"; s=$?
+check "--contention: a verdict per split layout at 112 CPUs/node" \
+	eval 'test $s = 0 && grep -q "x56.00 CPUs" "$out" && grep -c "^   at 112 CPUs/node: stock/node .*the split is" "$out" | grep -qx 1'
+
 # ---- usage errors exit 2 ---------------------------------------------------
-for args in "" "--policy=stok $ref" "--policy=relative:0 $ref" "--sweep=relative:0..8 $ref" \
+for args in "" "--policy=stok $ref" "--layout=numa $ref" "--layout=global:5 $ref" \
+	"--layout=node:x $ref" "--layout= $ref" "--layout=node:10000001 $ref" \
+	"--policy=stock/numa $ref" "--policy=stok/node $ref" "--contention=0 $ref" \
+	"--scale-cpus=112 $ref" "--contention=10 --scale-cpus=0 $ref" "--contention=1x $ref" "--policy=relative:0 $ref" "--sweep=relative:0..8 $ref" \
 	"--sweep=stock:1..2 $ref" "--sweep=fixed:8..4 $ref" "--sweep=fixed:1..8x1 $ref" \
 	"--sweep=fixed:1..8*0 $ref" "--sweep=fixed:1..2y $ref" "--cost=money $ref" \
 	"--machine=m1 $ref" "--error=rel $ref" \

@@ -267,6 +267,7 @@ static void on_segment(const struct fa_segment *s, void *arg)
 		fa_tg_policy_label(&s->tg_policy, p->tg_policy, sizeof(p->tg_policy));
 	else
 		snprintf(p->tg_policy, sizeof(p->tg_policy), "unknown");
+	fa_layout_suffix(&s->layout, p->tg_policy, sizeof(p->tg_policy));
 	if (s->idlest_policy_known)
 		fa_idlest_policy_label(s->idlest_policy, p->idlest_policy,
 				       sizeof(p->idlest_policy));

@@ -548,6 +548,7 @@ static void policy_labels(const struct fa_segment *s, char *tg, char *id, size_t
 		fa_tg_policy_label(&s->tg_policy, tg, n);
 	else
 		snprintf(tg, n, "%s", s->tg_policy_mixed ? "mixed" : "unknown");
+	fa_layout_suffix(&s->layout, tg, n);
 	if (s->idlest_policy_known)
 		fa_idlest_policy_label(s->idlest_policy, id, n);
 	else

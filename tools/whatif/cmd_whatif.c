@@ -84,6 +84,32 @@ static void help(FILE *f)
 		fprintf(f, "                   %s\n", fl_whatif_default_sweeps[i]);
 	fputs(
 "                   (50 policies)\n"
+"  --layout=LIST    every policy also under these layouts of tg->load_avg\n"
+"                   (comma-separated; replaces the recording's own, global):\n"
+"                   global (one counter, one line: the kernel's), node, llc (a\n"
+"                   counter per NUMA node / last-level cache, each on its own\n"
+"                   line: a publish writes its CPU's domain line, a read sums\n"
+"                   every domain line), node:US, llc:US (and a per-domain read\n"
+"                   cache: a read within US microseconds of its domain's last\n"
+"                   sum reads only that cached sum, stale); a policy named\n"
+"                   POLICY/LAYOUT (--policy=stock/node:1000) keeps its own.\n"
+"                   budget decides on the writer's domain counter.  Adds the\n"
+"                   columns layout, xfer.llc, xfer.node, xfer.xnode, xfer.unk\n"
+"                   (transfers by distance), xfer.by_read, line.reads (counter\n"
+"                   lines the recorded reads read), cache.hits (n each)\n"
+"  --contention=US  also the contention term (a MODEL, off by default): each\n"
+"                   line's transfers grouped in windows of US microseconds; a\n"
+"                   window of n transfers of idle latencies summing to L costs\n"
+"                   L + n * min(rho*S/(2(1-rho)), (n-1)*S/2), S = L/n, rho = L/W\n"
+"                   ((n-1)*S/2 when rho >= 1): the M/D/1 mean wait of a line\n"
+"                   serving one request at a time (David, Guerraoui,\n"
+"                   Trigonakis, SOSP 2013: atomic latency on one line grows\n"
+"                   with the cores contending); printed after the table (text,\n"
+"                   JSON): idle, contended, and contended with the per-CPU\n"
+"                   rates scaled to --scale-cpus CPUs per node (n and L times\n"
+"                   the ratio), each split layout against global\n"
+"  --scale-cpus=N   CPUs per node of that extrapolation (default 112: a\n"
+"                   224-CPU 2-socket Sapphire Rapids)\n"
 "  --rel            also the relative error |E|/sum(load) (rel.mean; a division\n"
 "                   per change of E and policy: about 40% more time per policy)\n"
 "  --cost=KIND      the frontier's cost: writes (default), switches (writer\n"
@@ -113,39 +139,70 @@ FL_THREADS_HELP
 "  fairlab whatif --sweep=fixed:0..256*32 --cost=switches -o plots/ run.dat\n"
 "  fairlab whatif --json stock.dat | jq '.frontier'\n"
 "  fairlab whatif --cost=modeled --machine=milan --error=shares stock.dat\n"
+"  fairlab whatif --policy=stock,budget:5 --layout=global,node,llc,node:1000 stock.dat\n"
+"  fairlab whatif --policy=recorded --layout=global,node --contention=10 stock.dat\n"
 "\n"
 "Exit status: 0 success, 1 an unreadable file or a failed tool, 2 a bad command line.\n",
 	      f);
 }
 
+/* The policies table but its name; with layouts, the layout columns after it. */
+#define BASE_COLS \
+	{ "attempts_n", "attempts(n)", FL_U64, 0, 0 }, \
+	{ "writes_n", "writes(n)", FL_U64, 0, 0 }, \
+	{ "write_pct", "write(%)", FL_DBL, 2, 0 }, \
+	{ "writes_per_s", "writes(1/s)", FL_DBL, 1, 0 }, \
+	{ "switches_n", "switches(n)", FL_U64, 0, 0 }, \
+	{ "switches_per_s", "switches(1/s)", FL_DBL, 1, 0 }, \
+	{ "xnode_switches_n", "xnode(n)", FL_DBL, 0, 0 }, \
+	{ "reads_n", "reads(n)", FL_DBL, 0, 0 }, \
+	{ "coh_transfers_n", "transfers(n)", FL_DBL, 0, 0 }, \
+	{ "coh_cost_ns_per_s", "cost(ns/s)", FL_DBL, 1, 0 }, \
+	{ "shares_err_max_pct", "sh.max(%tgs)", FL_DBL, 4, 0 }, \
+	{ "shares_err_mean_pct", "sh.mean(%tgs)", FL_DBL, 4, 0 }, \
+	{ "shares_err_p50_pct", "sh.p50(%tgs)", FL_DBL, 4, 0 }, \
+	{ "shares_err_p99_pct", "sh.p99(%tgs)", FL_DBL, 4, 0 }, \
+	{ "shares_err_rel_max_pct", "sh.rel.max(%ideal)", FL_DBL, 3, 0 }, \
+	{ "shares_err_rel_mean_pct", "sh.rel.mean(%ideal)", FL_DBL, 3, 0 }, \
+	{ "shares_err_rel_p99_pct", "sh.rel.p99(%ideal)", FL_DBL, 3, 0 }, \
+	{ "err_max_load", "|E|max(load)", FL_U64, 0, 0 }, \
+	{ "err_mean_load", "|E|mean(load)", FL_DBL, 2, 0 }, \
+	{ "err_p99_load", "|E|p99(load)", FL_U64, 0, 0 }, \
+	{ "err_rel_mean_pct", "rel.mean(%)", FL_DBL, 3, 0 }, \
+	{ "diverged_n", "diverged(n)", FL_U64, 0, 0 }, \
+	{ "frontier", "front", FL_STR, 0, 5 },
+
 static const struct fl_col cols[] = {
 	{ "policy", "policy", FL_STR, 0, 16 },
-	{ "attempts_n", "attempts(n)", FL_U64, 0, 0 },
-	{ "writes_n", "writes(n)", FL_U64, 0, 0 },
-	{ "write_pct", "write(%)", FL_DBL, 2, 0 },
-	{ "writes_per_s", "writes(1/s)", FL_DBL, 1, 0 },
-	{ "switches_n", "switches(n)", FL_U64, 0, 0 },
-	{ "switches_per_s", "switches(1/s)", FL_DBL, 1, 0 },
-	{ "xnode_switches_n", "xnode(n)", FL_DBL, 0, 0 },
-	{ "reads_n", "reads(n)", FL_DBL, 0, 0 },
-	{ "coh_transfers_n", "transfers(n)", FL_DBL, 0, 0 },
-	{ "coh_cost_ns_per_s", "cost(ns/s)", FL_DBL, 1, 0 },
-	{ "shares_err_max_pct", "sh.max(%tgs)", FL_DBL, 4, 0 },
-	{ "shares_err_mean_pct", "sh.mean(%tgs)", FL_DBL, 4, 0 },
-	{ "shares_err_p50_pct", "sh.p50(%tgs)", FL_DBL, 4, 0 },
-	{ "shares_err_p99_pct", "sh.p99(%tgs)", FL_DBL, 4, 0 },
-	{ "shares_err_rel_max_pct", "sh.rel.max(%ideal)", FL_DBL, 3, 0 },
-	{ "shares_err_rel_mean_pct", "sh.rel.mean(%ideal)", FL_DBL, 3, 0 },
-	{ "shares_err_rel_p99_pct", "sh.rel.p99(%ideal)", FL_DBL, 3, 0 },
-	{ "err_max_load", "|E|max(load)", FL_U64, 0, 0 },
-	{ "err_mean_load", "|E|mean(load)", FL_DBL, 2, 0 },
-	{ "err_p99_load", "|E|p99(load)", FL_U64, 0, 0 },
-	{ "err_rel_mean_pct", "rel.mean(%)", FL_DBL, 3, 0 },
-	{ "diverged_n", "diverged(n)", FL_U64, 0, 0 },
-	{ "frontier", "front", FL_STR, 0, 5 },
+	BASE_COLS
+};
+/*
+ * With layouts (--layout, or POLICY/LAYOUT): the layout, the modeled
+ * transfers by distance, those caused by reads, the counter lines the
+ * recorded reads read, and the read cache's hits.
+ */
+static const struct fl_col cols_lay[] = {
+	{ "policy", "policy", FL_STR, 0, 28 },	/* "ratelimit:64000/node:100000" */
+	BASE_COLS
+	{ "layout", "layout", FL_STR, 0, 10 },
+	{ "coh_llc_n", "xfer.llc(n)", FL_U64, 0, 0 },
+	{ "coh_node_n", "xfer.node(n)", FL_U64, 0, 0 },
+	{ "coh_xnode_n", "xfer.xnode(n)", FL_U64, 0, 0 },
+	{ "coh_unknown_n", "xfer.unk(n)", FL_U64, 0, 0 },
+	{ "coh_by_read_n", "xfer.by_read(n)", FL_U64, 0, 0 },
+	{ "line_reads_n", "line.reads(n)", FL_U64, 0, 0 },
+	{ "cache_hits_n", "cache.hits(n)", FL_U64, 0, 0 },
 };
 static const struct fl_table table =
 	FL_TABLE("policies", "Replayed policies (figures as fairlab report's)", cols);
+static const struct fl_table table_lay =
+	FL_TABLE("policies", "Replayed policies and layouts (figures as fairlab report's)",
+		 cols_lay);
+
+static const struct fl_table *table_of(const struct fl_whatif *w)
+{
+	return w->layouts ? &table_lay : &table;
+}
 
 /* The figure of report's metric @key (metrics.h): the same definition. */
 static double metric(const char *key, const struct fa_segment *f)
@@ -157,11 +214,12 @@ static void row(struct fl_emit *em, const struct fl_whatif *w, u32 i)
 {
 	const struct fa_replay_result *x = fa_replay_result(w->r, i);
 	const struct fa_segment *f = &x->fig;
-	struct fl_val v[FL_NCOLS(cols)];
+	struct fl_val v[FL_NCOLS(cols_lay)];
+	char lay[32];
 	char name[48];
 	int k = 0;
 
-	v[k++] = fl_v_str(fl_whatif_label(&x->policy, name, sizeof(name)));
+	v[k++] = fl_v_str(fl_whatif_label_lay(&x->policy, &x->layout, name, sizeof(name)));
 	v[k++] = fl_v_u64(f->attempts);
 	v[k++] = fl_v_u64(f->writes);
 	v[k++] = fl_v_dbl(fl_pct(f->writes, f->attempts));
@@ -187,7 +245,25 @@ static void row(struct fl_emit *em, const struct fl_whatif *w, u32 i)
 	v[k++] = fl_v_str(w->front[i] ? "*" : (em->fmt == FL_FMT_TEXT ? "" : NULL));
 	if (em->fmt == FL_FMT_JSON)	/* a boolean there, not a mark */
 		v[k - 1] = fl_v_str(w->front[i] ? "yes" : "no");
+	if (w->layouts) {
+		v[k++] = fl_v_str(fa_layout_label(&x->layout, lay, sizeof(lay)));
+		v[k++] = fl_v_u64(f->coh[FA_COH_LLC]);
+		v[k++] = fl_v_u64(f->coh[FA_COH_NODE]);
+		v[k++] = fl_v_u64(f->coh[FA_COH_XNODE]);
+		v[k++] = fl_v_u64(f->coh[FA_COH_UNKNOWN]);
+		v[k++] = fl_v_u64(f->coh_by_read);
+		v[k++] = fl_v_u64(x->line_reads);
+		v[k++] = fl_v_u64(x->cache_hits);
+	}
 	fl_table_row(em, v);
+}
+
+/* Replayed policy @i's name: POLICY, or POLICY/LAYOUT under a split layout. */
+static const char *res_label(const struct fl_whatif *w, u32 i, char *buf, size_t n)
+{
+	const struct fa_replay_result *x = fa_replay_result(w->r, i);
+
+	return fl_whatif_label_lay(&x->policy, &x->layout, buf, n);
 }
 
 /* The recording's own policy, as the engine labelled the whole trace. */
@@ -201,11 +277,78 @@ static const char *recorded_label(const struct fa_engine *e, char *buf, size_t n
 	return buf;
 }
 
+/* The contention term's figures of policy @i, ns/s: idle, contended, scaled. */
+static void cont_rates(const struct fl_whatif *w, u32 i, double v[3])
+{
+	const struct fa_replay_result *x = fa_replay_result(w->r, i);
+	double s = fa_segment_seconds(&x->fig);
+
+	v[0] = fl_coh_cost(&x->fig);
+	v[1] = s > 0 ? x->cont_ns / s : 0;
+	v[2] = s > 0 ? x->cont_scaled_ns / s : 0;
+}
+
+/*
+ * The policy under the global layout that policy @i (under a split one)
+ * is the same policy of: its index, or -1.
+ */
+static int global_of(const struct fl_whatif *w, u32 i)
+{
+	const struct fa_replay_result *x = fa_replay_result(w->r, i);
+	u32 j;
+
+	for (j = 0; j < fa_replay_count(w->r); j++) {
+		const struct fa_replay_result *y = fa_replay_result(w->r, j);
+
+		if (!fa_layout_split(&y->layout) && y->policy.id == x->policy.id &&
+		    y->policy.arg == x->policy.arg)
+			return (int)j;
+	}
+	return -1;
+}
+
+/* --contention's block: per policy, and each split layout against global at scale. */
+static void print_cont_text(const struct fl_whatif *w)
+{
+	u32 n = fa_replay_count(w->r), i;
+	double k = n ? fa_replay_result(w->r, 0)->cont_scale : 1;
+	char name[48], gname[48];
+
+	printf("\n   Contention term (a MODEL: M/D/1 queueing on each line per %.0f us window,\n"
+	       "   after David, Guerraoui, Trigonakis, SOSP 2013; fairlab whatif --help), on %s;\n"
+	       "   extrapolated to %u CPUs per node (the recording's per-CPU rates, x%.2f CPUs):\n",
+	       (double)w->cont_window_ns / 1000, fl_machine()->name, w->cont_cpus, k);
+	printf("   %-28s %14s %18s %22s\n", "policy", "idle(ns/s)", "contended(ns/s)",
+	       "contended@scale(ns/s)");
+	for (i = 0; i < n; i++) {
+		double v[3];
+
+		cont_rates(w, i, v);
+		printf("   %-28s %14.1f %18.1f %22.1f\n", res_label(w, i, name, sizeof(name)),
+		       v[0], v[1], v[2]);
+	}
+	for (i = 0; i < n; i++) {
+		int g = global_of(w, i);
+		double v[3], gv[3];
+
+		if (!fa_layout_split(&fa_replay_result(w->r, i)->layout) || g < 0)
+			continue;
+		cont_rates(w, i, v);
+		cont_rates(w, (u32)g, gv);
+		printf("   at %u CPUs/node: %s %.1f ns/s against %s %.1f (%.0f%%): the split is %s\n",
+		       w->cont_cpus, res_label(w, i, name, sizeof(name)), v[2],
+		       res_label(w, (u32)g, gname, sizeof(gname)), gv[2],
+		       gv[2] > 0 ? 100 * v[2] / gv[2] : 0,
+		       v[2] < gv[2] ? "cheaper (the direction of the 2023 per-node RFC)" :
+				      "not cheaper (not the direction of the 2023 per-node RFC)");
+	}
+}
+
 static void print_text(const struct fl_whatif *w, const char *path,
 		       enum fl_whatif_cost cost, const u32 *fr, u32 nfr)
 {
 	const struct fa_segment *t = fa_engine_total(w->e);
-	struct fl_emit em = { .fmt = FL_FMT_TEXT, .f = stdout, .t = &table };
+	struct fl_emit em = { .fmt = FL_FMT_TEXT, .f = stdout, .t = table_of(w) };
 	u32 n = fa_replay_count(w->r), i;
 	char name[48];
 
@@ -220,7 +363,12 @@ static void print_text(const struct fl_whatif *w, const char *path,
 	for (i = 0; i < n; i++) {
 		const struct fa_replay_result *x = fa_replay_result(w->r, i);
 
-		if (x->policy.id == FA_REPLAY_RECORDED)
+		if (x->policy.id == FA_REPLAY_RECORDED && fa_layout_split(&x->layout))
+			printf("   replayed as recorded under layout %s: %llu of %llu decisions as recorded (budget decides on the writer's domain counter there)\n",
+			       fa_layout_label(&x->layout, name, sizeof(name)),
+			       (unsigned long long)(x->fig.attempts - x->diverged),
+			       (unsigned long long)x->fig.attempts);
+		else if (x->policy.id == FA_REPLAY_RECORDED)
 			printf("   replayed as recorded: %llu of %llu decisions as recorded%s\n",
 			       (unsigned long long)(x->fig.attempts - x->diverged),
 			       (unsigned long long)x->fig.attempts,
@@ -237,9 +385,10 @@ static void print_text(const struct fl_whatif *w, const char *path,
 	       fl_whatif_cost_label(cost), fl_whatif_error_label(w->error),
 	       fl_whatif_cost_name(cost));
 	for (i = 0; i < nfr; i++)
-		printf(" %s", fl_whatif_label(&fa_replay_result(w->r, fr[i])->policy,
-					       name, sizeof(name)));
+		printf(" %s", res_label(w, fr[i], name, sizeof(name)));
 	printf("\n");
+	if (w->cont_window_ns)
+		print_cont_text(w);
 }
 
 static void print_json(const struct fl_whatif *w, const char *path,
@@ -247,7 +396,7 @@ static void print_json(const struct fl_whatif *w, const char *path,
 {
 	const struct fa_segment *t = fa_engine_total(w->e);
 	struct fl_json j;
-	struct fl_emit em = { .fmt = FL_FMT_JSON, .f = stdout, .json = &j, .t = &table };
+	struct fl_emit em = { .fmt = FL_FMT_JSON, .f = stdout, .json = &j, .t = table_of(w) };
 	u32 n = fa_replay_count(w->r), i;
 	char name[48];
 
@@ -269,9 +418,35 @@ static void print_json(const struct fl_whatif *w, const char *path,
 	fl_table_end(&em);
 	fl_json_arr(&j, "frontier");
 	for (i = 0; i < nfr; i++)
-		fl_json_str(&j, NULL, fl_whatif_label(&fa_replay_result(w->r, fr[i])->policy,
-						       name, sizeof(name)));
+		fl_json_str(&j, NULL, res_label(w, fr[i], name, sizeof(name)));
 	fl_json_end(&j, ']');
+	if (w->cont_window_ns) {
+		fl_json_obj(&j, "contention");
+		fl_json_dbl(&j, "window_us", (double)w->cont_window_ns / 1000);
+		fl_json_u64(&j, "cpus_per_node_n", w->cont_cpus);
+		fl_json_dbl(&j, "scale", n ? fa_replay_result(w->r, 0)->cont_scale : 1);
+		fl_json_arr(&j, "policies");
+		for (i = 0; i < n; i++) {
+			double v[3];
+			int g = global_of(w, i);
+
+			cont_rates(w, i, v);
+			fl_json_obj(&j, NULL);
+			fl_json_str(&j, "policy", res_label(w, i, name, sizeof(name)));
+			fl_json_dbl(&j, "idle_ns_per_s", v[0]);
+			fl_json_dbl(&j, "contended_ns_per_s", v[1]);
+			fl_json_dbl(&j, "contended_scaled_ns_per_s", v[2]);
+			if (fa_layout_split(&fa_replay_result(w->r, i)->layout) && g >= 0) {
+				double gv[3];
+
+				cont_rates(w, (u32)g, gv);
+				fl_json_str(&j, "split_cheaper_scaled", v[2] < gv[2] ? "yes" : "no");
+			}
+			fl_json_end(&j, '}');
+		}
+		fl_json_end(&j, ']');
+		fl_json_end(&j, '}');
+	}
 	fl_json_end(&j, '}');
 }
 
@@ -303,7 +478,7 @@ static int plot(const struct fl_whatif *w, const char *dir, const char *prog,
 
 		if (x->policy.id == FA_REPLAY_RECORDED || isnan(er) || isnan(c))
 			continue;
-		fprintf(f, "%s\t%.6g\t%.6g\t%d\n", fl_whatif_label(&x->policy, name, sizeof(name)),
+		fprintf(f, "%s\t%.6g\t%.6g\t%d\n", res_label(w, i, name, sizeof(name)),
 			cost == FL_COST_MODELED ? c : fl_pct((u64)c, x->fig.attempts),
 			er, w->front[i]);
 	}
@@ -345,6 +520,9 @@ int cmd_whatif(int argc, char **argv)
 		{ "error", required_argument, NULL, 'E' },
 		{ "machine", required_argument, NULL, 'm' },
 		{ "shared-miss", required_argument, NULL, 'S' },
+		{ "layout", required_argument, NULL, 'L' },
+		{ "contention", required_argument, NULL, 'T' },
+		{ "scale-cpus", required_argument, NULL, 'K' },
 		{ "rel", no_argument, NULL, 'r' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "gnuplot", required_argument, NULL, 'g' },
@@ -354,7 +532,7 @@ int cmd_whatif(int argc, char **argv)
 	enum fl_format fmt = FL_FMT_TEXT;
 	enum fl_whatif_cost cost = FL_COST_WRITES;
 	enum fl_whatif_error error = FL_ERROR_ABS;
-	const char *dir = NULL, *prog = "gnuplot", *path;
+	const char *dir = NULL, *prog = "gnuplot", *path, *layouts = NULL;
 	struct fl_whatif w = { 0 };
 	int c, st, ret = FL_EXIT_USAGE;
 	bool oom = false, rel = false;
@@ -409,6 +587,29 @@ int cmd_whatif(int argc, char **argv)
 			if (fl_shared_miss_option(optarg))
 				goto out;
 			break;
+		case 'L':
+			layouts = optarg;
+			break;
+		case 'T':
+		case 'K': {
+			char *end;
+			unsigned long v;
+
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (errno || *end || optarg[0] < '1' || optarg[0] > '9' ||
+			    v > (c == 'T' ? 1000000UL : 65536UL)) {
+				fl_error("--%s: '%s' is not an integer in 1..%s", c == 'T' ?
+					 "contention" : "scale-cpus", optarg,
+					 c == 'T' ? "1000000 (us)" : "65536");
+				goto out;
+			}
+			if (c == 'T')
+				w.cont_window_ns = (u64)v * 1000;
+			else
+				w.cont_cpus = (u32)v;
+			break;
+		}
 		case 'o':
 			dir = optarg;
 			break;
@@ -435,6 +636,15 @@ int cmd_whatif(int argc, char **argv)
 	path = argv[optind];
 	if (!l.n && fl_plist_default(&l, &oom))
 		goto out;
+	if (layouts && fl_plist_layouts(&l, layouts, &oom))
+		goto out;
+	if (w.cont_cpus && !w.cont_window_ns) {
+		fl_error("--scale-cpus: only with --contention");
+		ret = FL_EXIT_USAGE;
+		goto out;
+	}
+	if (!w.cont_cpus)
+		w.cont_cpus = 112;	/* a 224-CPU 2-socket Sapphire Rapids' node */
 	ret = FL_EXIT_FAIL;
 	fr = calloc(l.n, sizeof(*fr));
 	if (!fr) {
@@ -452,7 +662,7 @@ int cmd_whatif(int argc, char **argv)
 	} else if (fmt == FL_FMT_JSON) {
 		print_json(&w, path, cost, fr, nfr);
 	} else {
-		struct fl_emit em = { .fmt = FL_FMT_CSV, .f = stdout, .t = &table,
+		struct fl_emit em = { .fmt = FL_FMT_CSV, .f = stdout, .t = table_of(&w),
 				      .nlead = 1, .csv_header = true,
 				      .lead_keys = (const char *const[]){ "file" },
 				      .lead_vals = (const char *const[]){ path } };

@@ -126,12 +126,19 @@ int fl_whatif_run(struct fl_whatif *w, const char *path,
 		  enum fl_whatif_error error, bool rel)
 {
 	struct fa_engine_cfg cfg = { 0 };
+	u32 i;
 
 	w->e = NULL;
 	w->rel = rel;
 	w->error = error;
 	w->front = calloc(l->n ? l->n : 1, sizeof(*w->front));
-	w->r = fa_replay_new(l->p, l->n, rel ? FA_REPLAY_REL : 0);
+	w->layouts = false;
+	for (i = 0; i < l->n; i++)
+		w->layouts |= l->named[i];
+	w->r = fa_replay_new_layouts(l->p, l->lay, l->n, rel ? FA_REPLAY_REL : 0);
+	if (w->r && w->cont_window_ns)
+		fa_replay_set_contention(w->r, w->cont_window_ns, fl_machine()->ns,
+					 w->cont_cpus);
 	cfg.replay = w->r;
 	cfg.coh_miss = fl_shared_miss();
 	if (w->r && w->front)

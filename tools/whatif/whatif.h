@@ -31,6 +31,10 @@ struct fl_whatif {
 	struct fa_replay *r;
 	bool *front;		/* per policy: on the Pareto frontier */
 	bool rel;		/* relative errors replayed */
+	bool layouts;		/* layouts named (--layout, POLICY/LAYOUT): their columns */
+	/* the contention term (--contention, fa_cont.h): 0 off; set before fl_whatif_run() */
+	u64 cont_window_ns;
+	u32 cont_cpus;		/* CPUs per node it extrapolates to */
 	enum fl_whatif_error error;	/* the frontier's error axis */
 };
 

@@ -34,12 +34,30 @@ const char *fl_whatif_label(const struct fl_tg_policy *p, char *buf, size_t n)
 	return fa_tg_policy_label(p, buf, n);
 }
 
+const char *fl_whatif_label_lay(const struct fl_tg_policy *p,
+				const struct fa_layout *lay, char *buf, size_t n)
+{
+	fl_whatif_label(p, buf, n);
+	fa_layout_suffix(lay, buf, n);
+	return buf;
+}
+
 int fl_plist_add(struct fl_policy_list *l, const struct fl_tg_policy *p, bool *oom)
+{
+	static const struct fa_layout global = { FA_LAYOUT_GLOBAL, 0 };
+
+	return fl_plist_add_lay(l, p, &global, false, oom);
+}
+
+int fl_plist_add_lay(struct fl_policy_list *l, const struct fl_tg_policy *p,
+		     const struct fa_layout *lay, bool named, bool *oom)
 {
 	u32 i;
 
 	for (i = 0; i < l->n; i++)
-		if (l->p[i].id == p->id && l->p[i].arg == p->arg)
+		if (l->p[i].id == p->id && l->p[i].arg == p->arg &&
+		    l->lay[i].kind == lay->kind &&
+		    l->lay[i].refresh_us == lay->refresh_us)
 			return 0;
 	if (l->n == FL_WHATIF_MAX_POLICIES) {
 		fl_error("more than %d policies", FL_WHATIF_MAX_POLICIES);
@@ -48,16 +66,26 @@ int fl_plist_add(struct fl_policy_list *l, const struct fl_tg_policy *p, bool *o
 	if (l->n == l->cap) {
 		u32 cap = l->cap ? l->cap * 2 : 64;
 		struct fl_tg_policy *np = realloc(l->p, cap * sizeof(*np));
+		struct fa_layout *nl;
+		bool *nn;
 
-		if (!np) {
+		if (np)
+			l->p = np;
+		nl = np ? realloc(l->lay, cap * sizeof(*nl)) : NULL;
+		if (nl)
+			l->lay = nl;
+		nn = nl ? realloc(l->named, cap * sizeof(*nn)) : NULL;
+		if (!nn) {
 			*oom = true;
 			fl_error("out of memory");
 			return -1;
 		}
-		l->p = np;
+		l->named = nn;
 		l->cap = cap;
 	}
-	l->p[l->n++] = *p;
+	l->p[l->n] = *p;
+	l->lay[l->n] = *lay;
+	l->named[l->n++] = named;
 	return 0;
 }
 
@@ -75,21 +103,47 @@ static int add_defaults(struct fl_policy_list *l, bool *oom)
 	return 0;
 }
 
-int fl_plist_parse(struct fl_policy_list *l, const char *list, bool *oom)
+/* A copy of @list for strtok_r(); NULL after saying so (*@oom set). */
+static char *dup_list(const char *list, bool *oom)
 {
-	const struct fl_tg_policy rec = { .id = FA_REPLAY_RECORDED };
-	char *copy = strdup(list), *tok, *save = NULL;
-	struct fl_tg_policy p;
-	int ret = 0;
+	char *copy = strdup(list);
 
 	if (!copy) {
 		*oom = true;
 		fl_error("out of memory");
-		return -1;
 	}
+	return copy;
+}
+
+int fl_plist_parse(struct fl_policy_list *l, const char *list, bool *oom)
+{
+	const struct fl_tg_policy rec = { .id = FA_REPLAY_RECORDED };
+	char *copy = dup_list(list, oom), *tok, *save = NULL;
+	struct fl_tg_policy p;
+	int ret = 0;
+
+	if (!copy)
+		return -1;
 	for (tok = strtok_r(copy, ",", &save); tok && !ret;
 	     tok = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(tok, "recorded"))
+		char *slash = strchr(tok, '/');
+		struct fa_layout lay;
+
+		if (slash) {
+			*slash = '\0';
+			if (fa_layout_parse(slash + 1, &lay)) {
+				fl_error("--policy: '%s' is not a layout (global, node[:REFRESH_US], llc[:REFRESH_US])",
+					 slash + 1);
+				ret = -1;
+			} else if (!strcmp(tok, "recorded")) {
+				ret = fl_plist_add_lay(l, &rec, &lay, true, oom);
+			} else if (strchr(tok, '\n') || fl_tg_policy_parse(tok, &p)) {
+				fl_error("--policy: '%s' is not a tg policy", tok);
+				ret = -1;
+			} else {
+				ret = fl_plist_add_lay(l, &p, &lay, true, oom);
+			}
+		} else if (!strcmp(tok, "recorded"))
 			ret = fl_plist_add(l, &rec, oom);
 		else if (!strcmp(tok, "all"))
 			ret = add_defaults(l, oom);
@@ -197,8 +251,55 @@ int fl_plist_default(struct fl_policy_list *l, bool *oom)
 	return 0;
 }
 
+int fl_plist_layouts(struct fl_policy_list *l, const char *list, bool *oom)
+{
+	struct fl_policy_list out = { 0 };
+	struct fa_layout lay[16];
+	char *copy = dup_list(list, oom), *tok, *save = NULL;
+	u32 nl = 0, i, k;
+	int ret = 0;
+
+	if (!copy)
+		return -1;
+	for (tok = strtok_r(copy, ",", &save); tok && !ret;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (nl == sizeof(lay) / sizeof(lay[0])) {
+			fl_error("--layout: more than %zu layouts", sizeof(lay) / sizeof(lay[0]));
+			ret = -1;
+		} else if (fa_layout_parse(tok, &lay[nl])) {
+			fl_error("--layout: '%s' is not a layout (global, node[:REFRESH_US], llc[:REFRESH_US], REFRESH_US <= %u)",
+				 tok, FA_LAYOUT_MAX_REFRESH_US);
+			ret = -1;
+		} else {
+			nl++;
+		}
+	}
+	free(copy);
+	if (!ret && !nl) {
+		fl_error("--layout: empty list");
+		ret = -1;
+	}
+	for (i = 0; i < l->n && !ret; i++) {
+		if (l->named[i]) {
+			ret = fl_plist_add_lay(&out, &l->p[i], &l->lay[i], true, oom);
+			continue;
+		}
+		for (k = 0; k < nl && !ret; k++)
+			ret = fl_plist_add_lay(&out, &l->p[i], &lay[k], true, oom);
+	}
+	if (ret) {
+		fl_plist_free(&out);
+		return -1;
+	}
+	fl_plist_free(l);
+	*l = out;
+	return 0;
+}
+
 void fl_plist_free(struct fl_policy_list *l)
 {
+	free(l->lay);
+	free(l->named);
 	free(l->p);
 	memset(l, 0, sizeof(*l));
 }

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Layouts of tg->load_avg and their lines in the coherence model (see
+ * fa_layout.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fa_layout.h"
+
+const char *const fa_layout_names[FA_LAYOUT_NR] = {
+	[FA_LAYOUT_GLOBAL] = "global", [FA_LAYOUT_NODE] = "node",
+	[FA_LAYOUT_LLC] = "llc",
+};
+
+int fa_layout_parse(const char *s, struct fa_layout *l)
+{
+	const char *colon = strchr(s, ':');
+	size_t len = colon ? (size_t)(colon - s) : strlen(s);
+	unsigned long v = 0;
+	char *end;
+	u32 k;
+
+	for (k = 0; k < FA_LAYOUT_NR; k++)
+		if (strlen(fa_layout_names[k]) == len &&
+		    !strncmp(s, fa_layout_names[k], len))
+			break;
+	if (k == FA_LAYOUT_NR)
+		return -1;
+	if (colon) {
+		/* global has no domains to cache a sum for */
+		if (k == FA_LAYOUT_GLOBAL || colon[1] < '0' || colon[1] > '9')
+			return -1;
+		errno = 0;
+		v = strtoul(colon + 1, &end, 10);
+		if (errno || *end || v > FA_LAYOUT_MAX_REFRESH_US)
+			return -1;
+	}
+	l->kind = k;
+	l->refresh_us = (u32)v;
+	return 0;
+}
+
+const char *fa_layout_label(const struct fa_layout *l, char *buf, size_t n)
+{
+	const char *name = l->kind < FA_LAYOUT_NR ? fa_layout_names[l->kind] : "?";
+
+	if (l->refresh_us)
+		snprintf(buf, n, "%s:%u", name, l->refresh_us);
+	else
+		snprintf(buf, n, "%s", name);
+	return buf;
+}
+
+void fa_layout_suffix(const struct fa_layout *l, char *buf, size_t n)
+{
+	size_t len = strlen(buf);
+	char lay[32];
+
+	if (fa_layout_split(l) && len < n)
+		snprintf(buf + len, n - len, "/%s", fa_layout_label(l, lay, sizeof(lay)));
+}
+
+static int by_id(const void *a, const void *b)
+{
+	s32 x = *(const s32 *)a, y = *(const s32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int fa_layout_doms(u32 kind, const struct fa_coh_topo *t, s32 **ids, u32 *cap)
+{
+	const s32 *v = kind == FA_LAYOUT_LLC ? t->llc : t->node;
+	u32 i, n = 0, k;
+
+	if (t->n > *cap) {
+		s32 *p = realloc(*ids, t->n * sizeof(*p));
+
+		if (!p)
+			return -1;
+		*ids = p;
+		*cap = t->n;
+	}
+	for (i = 0; v && i < t->n; i++)
+		if (v[i] >= 0)
+			(*ids)[n++] = v[i];
+	if (!n)
+		return 0;
+	qsort(*ids, n, sizeof(**ids), by_id);
+	for (i = 1, k = 1; i < n; i++)
+		if ((*ids)[i] != (*ids)[k - 1])
+			(*ids)[k++] = (*ids)[i];
+	return (int)k;
+}
+
+void fa_lay_group_init(struct fa_lay_group *g)
+{
+	memset(g, 0, sizeof(*g));
+	fa_coh_init(&g->unplaced.ctr);
+	fa_coh_init(&g->unplaced.cache);
+}
+
+static void dom_free(struct fa_lay_dom *d)
+{
+	fa_coh_free(&d->ctr);
+	fa_coh_free(&d->cache);
+}
+
+void fa_lay_group_free(struct fa_lay_group *g)
+{
+	u32 i;
+
+	for (i = 0; i < g->n; i++)
+		dom_free(&g->d[i]);
+	dom_free(&g->unplaced);
+	free(g->d);
+	fa_lay_group_init(g);
+}
+
+struct fa_lay_dom *fa_lay_get(struct fa_lay_group *g, s32 dom)
+{
+	struct fa_lay_dom *d;
+	u32 n, i;
+
+	if (dom < 0)
+		return &g->unplaced;
+	if ((u32)dom >= g->n) {
+		n = (u32)dom + 1;
+		d = realloc(g->d, n * sizeof(*d));
+		if (!d)
+			return NULL;
+		memset(d + g->n, 0, (n - g->n) * sizeof(*d));
+		for (i = g->n; i < n; i++) {
+			fa_coh_init(&d[i].ctr);
+			fa_coh_init(&d[i].cache);
+		}
+		g->d = d;
+		g->n = n;
+	}
+	return &g->d[dom];
+}
+
+/* One line accessed by x->c, its transfer (if any) to the caller. */
+static int access(struct fa_coh_line *l, struct fa_cont_line *cl,
+		  const struct fa_lay_ctx *x, bool write)
+{
+	enum fa_coh_dist d = FA_COH_UNKNOWN;
+	struct fa_coh_src src;
+	int k = fa_coh_access_by(l, x->t, x->c, write, &d, &src);
+
+	if (k > 0)
+		x->note(x->arg, d, &src, write, cl);
+	return k < 0 ? -1 : 0;
+}
+
+int fa_lay_write(struct fa_lay_group *g, const struct fa_layout *l,
+		 const struct fa_lay_ctx *x, s64 delta)
+{
+	s32 dom = fa_layout_dom(l, x->c);
+	struct fa_lay_dom *d = fa_lay_get(g, dom);
+
+	if (!d)
+		return -1;
+	if (dom < 0)
+		g->unplaced_used = true;
+	d->sum = (s64)((u64)d->sum + (u64)delta);	/* wraps, as fa_update.c */
+	return access(&d->ctr, &d->ctr_c, x, true);
+}
+
+int fa_lay_read_own(struct fa_lay_group *g, const struct fa_layout *l,
+		    const struct fa_lay_ctx *x)
+{
+	struct fa_lay_dom *d = fa_lay_get(g, fa_layout_dom(l, x->c));
+
+	return d ? access(&d->ctr, &d->ctr_c, x, false) : -1;
+}
+
+int fa_lay_read_sum(struct fa_lay_group *g, const struct fa_layout *l,
+		    const struct fa_lay_ctx *x, u64 now, struct fa_lay_dom **dom,
+		    u32 *lines)
+{
+	s32 own = fa_layout_dom(l, x->c);
+	u64 refresh = (u64)l->refresh_us * 1000;
+	struct fa_lay_dom *d = NULL;
+	u32 i;
+
+	*dom = NULL;
+	*lines = 0;
+	/* every domain's slot made first: fa_lay_get() may move them */
+	for (i = 0; i < x->ndom; i++)
+		if (!fa_lay_get(g, x->doms[i]))
+			return -1;
+	if (refresh && own >= 0) {
+		d = fa_lay_get(g, own);
+		if (!d)
+			return -1;
+		*dom = d;
+		if (d->cache_valid && now >= d->cached_ts && now - d->cached_ts < refresh)
+			return access(&d->cache, &d->cache_c, x, false) ? -1 : 1;
+	}
+	/* every domain's counter, placed ones first, then the unplaced */
+	for (i = 0; i < x->ndom; i++)
+		if (access(&g->d[x->doms[i]].ctr, &g->d[x->doms[i]].ctr_c, x, false))
+			return -1;
+	*lines = x->ndom;
+	if (g->unplaced_used) {
+		if (access(&g->unplaced.ctr, &g->unplaced.ctr_c, x, false))
+			return -1;
+		++*lines;
+	}
+	return 0;
+}
+
+int fa_lay_store(struct fa_lay_dom *dom, const struct fa_lay_ctx *x,
+		 s64 value, u64 now)
+{
+	dom->cached = value;
+	dom->cached_ts = now;
+	dom->cache_valid = true;
+	return access(&dom->cache, &dom->cache_c, x, true);
+}

@@ -239,7 +239,7 @@ static int on_policy_switch(struct fa_engine *e, const struct fa_policy_switch *
 		e->unpatching = true;
 		s->unpatches++;
 		return 0;
-	} else if (p->kind == FA_KIND_LAYOUT) {
+	} else if (p->kind == FL_KIND_LAYOUT) {
 		struct fa_layout ly = { p->new_policy,
 					p->new_policy == FA_LAYOUT_GLOBAL ? 0 : p->new_arg };
 

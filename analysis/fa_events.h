@@ -53,16 +53,9 @@ struct fa_pick_idlest {
 
 struct fa_policy_switch {
 	u32 old_arg, new_arg;
-	u8 kind;			/* enum fl_policy_kind, or FA_KIND_LAYOUT */
+	u8 kind;			/* enum fl_policy_kind */
 	u8 old_policy, new_policy;
 };
-
-/*
- * policy_switch kind of a change of tg->load_avg's layout (fa_layout.h):
- * old_policy/new_policy the layout (0 global, 1 node, 2 llc, enum
- * fa_layout_kind), old_arg/new_arg its read cache's refresh_us.
- */
-#define FA_KIND_LAYOUT	3
 
 struct fa_tg_info {
 	u64 tg, parent;

@@ -9,6 +9,14 @@
 #include <string.h>
 
 #include "fa_layout.h"
+#include "fairlab_abi.h"
+
+/* the ids the kernel's policy_switch records carry (FL_KIND_LAYOUT) */
+_Static_assert((int)FA_LAYOUT_GLOBAL == (int)FL_LAYOUT_GLOBAL &&
+	       (int)FA_LAYOUT_NODE == (int)FL_LAYOUT_NODE &&
+	       (int)FA_LAYOUT_LLC == (int)FL_LAYOUT_LLC &&
+	       (int)FA_LAYOUT_NR == (int)FL_NR_LAYOUTS,
+	       "fa_layout_kind follows fairlab_abi.h's fl_layout_id");
 
 const char *const fa_layout_names[FA_LAYOUT_NR] = {
 	[FA_LAYOUT_GLOBAL] = "global", [FA_LAYOUT_NODE] = "node",

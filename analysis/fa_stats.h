@@ -66,7 +66,7 @@ struct fa_segment {
 	bool tg_policy_known, idlest_policy_known;
 	bool tg_policy_mixed, idlest_policy_mixed;	/* whole trace: several */
 	struct fl_tg_policy tg_policy;
-	struct fa_layout layout;	/* tg->load_avg's (policy_switch FA_KIND_LAYOUT): global unless told */
+	struct fa_layout layout;	/* tg->load_avg's (policy_switch FL_KIND_LAYOUT): global unless told */
 	u32 idlest_policy;
 
 	u64 records;		/* fairlab records in this segment */

@@ -1133,7 +1133,7 @@ static void test_policy_reads(void)
 }
 
 /*
- * A layout switch (policy_switch kind FA_KIND_LAYOUT, the kernel side's
+ * A layout switch (policy_switch kind FL_KIND_LAYOUT, the kernel side's
  * records of split layouts) closes the segment like a policy switch:
  * writes at 1 ms; node:1000 at 2 ms; writes at 3 ms; node:1000 again at
  * 4 ms (no change: no segment); global at 5 ms; a write at 6 ms; an
@@ -1143,10 +1143,10 @@ static void test_policy_reads(void)
 static void test_layout_switch(void)
 {
 	const struct fa_event ev[] = {
-		wr(1000000, 0, 5), sw(2000000, 0, FA_KIND_LAYOUT, 0, 0, 1, 1000),
-		wr(3000000, 1, 5), sw(4000000, 0, FA_KIND_LAYOUT, 1, 1000, 1, 1000),
-		sw(5000000, 0, FA_KIND_LAYOUT, 1, 1000, 0, 0), wr(6000000, 0, 5),
-		sw(7000000, 0, FA_KIND_LAYOUT, 0, 0, 7, 0),
+		wr(1000000, 0, 5), sw(2000000, 0, FL_KIND_LAYOUT, 0, 0, 1, 1000),
+		wr(3000000, 1, 5), sw(4000000, 0, FL_KIND_LAYOUT, 1, 1000, 1, 1000),
+		sw(5000000, 0, FL_KIND_LAYOUT, 1, 1000, 0, 0), wr(6000000, 0, 5),
+		sw(7000000, 0, FL_KIND_LAYOUT, 0, 0, 7, 0),
 	};
 	struct run r;
 

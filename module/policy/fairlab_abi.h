@@ -52,6 +52,25 @@ enum fl_policy_kind {
 	 * follow; while one is in force, describe repeats it.
 	 */
 	FL_KIND_FALLBACK,
+	/*
+	 * (4) The tg_layout in force (where each group's load sum lives):
+	 * old_policy/new_policy an enum fl_layout_id (0 global, 1 node,
+	 * 2 llc), old_arg/new_arg the read cache's refresh in us (0: no
+	 * cache).  At every switch, and with old == new when the patch goes
+	 * live and at describe time.
+	 */
+	FL_KIND_LAYOUT,
+};
+
+/*
+ * tg_layout: where each task group's load sum lives; policy_switch
+ * records of kind FL_KIND_LAYOUT carry it.
+ */
+enum fl_layout_id {
+	FL_LAYOUT_GLOBAL,	/* tg->load_avg, the kernel's one counter */
+	FL_LAYOUT_NODE,		/* one counter per NUMA node */
+	FL_LAYOUT_LLC,		/* one counter per last-level cache */
+	FL_NR_LAYOUTS
 };
 
 /*

@@ -1136,16 +1136,19 @@ static void test_policy_reads(void)
  * A layout switch (policy_switch kind FL_KIND_LAYOUT, the kernel side's
  * records of split layouts) closes the segment like a policy switch:
  * writes at 1 ms; node:1000 at 2 ms; writes at 3 ms; node:1000 again at
- * 4 ms (no change: no segment); global at 5 ms; a write at 6 ms; an
- * unknown layout (7) at 7 ms (ignored).  Three segments: global,
- * node:1000, global.
+ * 4 ms (no change: no segment); global at 5 ms; a later livepatch's
+ * fallback record (kind FL_KIND_FALLBACK, whose fields read as a layout
+ * would say node:1000) at 5.5 ms (no layout: no segment); a write at
+ * 6 ms; an unknown layout (7) at 7 ms (ignored).  Three segments:
+ * global, node:1000, global.
  */
 static void test_layout_switch(void)
 {
 	const struct fa_event ev[] = {
 		wr(1000000, 0, 5), sw(2000000, 0, FL_KIND_LAYOUT, 0, 0, 1, 1000),
 		wr(3000000, 1, 5), sw(4000000, 0, FL_KIND_LAYOUT, 1, 1000, 1, 1000),
-		sw(5000000, 0, FL_KIND_LAYOUT, 1, 1000, 0, 0), wr(6000000, 0, 5),
+		sw(5000000, 0, FL_KIND_LAYOUT, 1, 1000, 0, 0),
+		sw(5500000, 0, FL_KIND_FALLBACK, 0, 0, 1, 1000), wr(6000000, 0, 5),
 		sw(7000000, 0, FL_KIND_LAYOUT, 0, 0, 7, 0),
 	};
 	struct run r;
@@ -1158,7 +1161,7 @@ static void test_layout_switch(void)
 	ok(r.nseg == 3 && r.seg[0].layout.kind == FA_LAYOUT_GLOBAL &&
 	   r.seg[1].layout.kind == FA_LAYOUT_NODE && r.seg[1].layout.refresh_us == 1000 &&
 	   r.seg[2].layout.kind == FA_LAYOUT_GLOBAL && !r.seg[2].layout.refresh_us,
-	   "layout switches: global, node:1000, global (an unknown layout ignored)");
+	   "layout switches: global, node:1000, global (a fallback record and an unknown layout ignored)");
 	ok(r.nseg == 3 && r.seg[1].attempts == 1, "layout switches: node:1000's segment holds the 3 ms write");
 	run_end(&r);
 }

@@ -141,7 +141,7 @@ t_start=$(date +%s)
 n=${#builds[@]}
 [ "$jobs" -le "$n" ] || jobs=$n
 # the queue: the index of the next build nobody has taken, under a lock;
-# progress: a line per finished build (its index), appended by its worker
+# progress: a line per finished build (its name), appended by its worker
 run=$outroot/.run.$$
 rm -rf "$run" && mkdir -p "$run" && echo 0 >"$run/next" || exit 1
 trap 'rm -rf "$run"' EXIT

@@ -46,6 +46,7 @@ TOOL=(gcc:"C compiler (tools/)" make:make pkg-config:"pkg-config (tools/Makefile
 	libzstd-dev:"zstd library (tools/: reads zstd-compressed trace.dat)")
 MODULES=(gcc-12:"the compiler Debian 12 kernels are built with" make:make
 	binutils:"strip, objdump (modules)" xz-utils:"xz (linux-source, .ko.xz)"
+	dwarves:"pahole (6.12's headers ship a vmlinux: kbuild runs pahole -J on each module)"
 	dpkg:"dpkg-deb (scripts/fetch-build.sh)" apt:"apt-get download (scripts/fetch-build.sh)")
 VM=(qemu-system-x86:"qemu-system-x86_64 (tests/vm)" busybox-static:"static busybox (VM initramfs)"
 	trace-cmd:"trace-cmd (in the VM)" rt-tests:"hackbench (in the VM)"

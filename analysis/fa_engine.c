@@ -36,6 +36,7 @@ void fa_engine_free(struct fa_engine *e)
 	free(e->node);
 	free(e->llc);
 	free(e->read_nr);
+	free(e->split_doms);
 	free(e->pend.v);
 	free(e);
 }
@@ -250,6 +251,7 @@ static int on_policy_switch(struct fa_engine *e, const struct fa_policy_switch *
 		if (e->seg_has_records && close_segment(e, e->now))
 			return -1;
 		s->layout = ly;
+		fa_split_reset(e);
 	} else if (p->kind == FL_KIND_IDLEST) {
 		if (!s->idlest_policy_known) {
 			s->idlest_policy_known = true;

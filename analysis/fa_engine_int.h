@@ -93,6 +93,11 @@ struct fa_engine {
 	 */
 	struct fa_pending pend;
 	u32 pend_held;
+	/* The domains a split layout's sum reads (fa_split.c), and for what. */
+	s32 *split_doms;
+	u32 split_ndom, split_doms_cap;
+	u32 split_doms_gen;	/* topo_gen + 1 they were made for, 0 none */
+	u32 split_doms_kind;
 
 	struct fa_segment seg;	/* open segment */
 	struct fa_segment total;
@@ -155,6 +160,17 @@ bool fa_policy_reads_line(const struct fa_tg_update *u);
 
 /* The coherence model: @cpu reads or writes group @i's line (fa_coh.h). */
 int fa_coh_note(struct fa_engine *e, u32 i, s32 cpu, bool write);
+
+/*
+ * fa_split.c: group @i's line(s) accessed by @cpu as a record says,
+ * @split_dom its domain (fa_events.h): under a split layout its domain
+ * lines, else (or a record naming no domain) fa_coh_note().
+ */
+int fa_split_write(struct fa_engine *e, u32 i, s32 cpu, u16 split_dom);
+int fa_split_read_own(struct fa_engine *e, u32 i, s32 cpu, u16 split_dom);
+int fa_split_read(struct fa_engine *e, u32 i, s32 cpu, u16 split_dom, bool hit);
+/* A layout switch: every group's domain lines forgotten. */
+void fa_split_reset(struct fa_engine *e);
 
 /* fa_read.c: a tg_read record; group @i's read errors held up to @t. */
 int fa_on_tg_read(struct fa_engine *e, const struct fa_event *ev);

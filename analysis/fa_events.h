@@ -39,6 +39,12 @@ struct fa_tg_update {
 	u8 site;		/* enum fl_site */
 	u8 policy;		/* enum fl_tg_policy_id */
 	bool written;
+	/*
+	 * Under a split tg_layout: 1 + the domain counter the publish
+	 * moved; 0 when it moved tg->load_avg, or the record has no domain
+	 * field (a recording from before tg_layout).
+	 */
+	u16 split_dom;
 };
 
 /* One update_pick_idlest() decision. */
@@ -98,6 +104,12 @@ struct fa_tg_read {
 	s64 shares;		/* computed weight */
 	u64 nr;			/* the reading CPU's read count */
 	s32 cfs_cpu;		/* the weighed cfs_rq's CPU */
+	/*
+	 * Under a split tg_layout: 1 + the reader's domain; 0 when it read
+	 * tg->load_avg alone, or the record has no domain field.
+	 */
+	u16 split_dom;
+	bool cache_hit;		/* the value read is its domain's cached sum */
 };
 
 /*

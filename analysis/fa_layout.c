@@ -185,29 +185,19 @@ int fa_lay_read_own(struct fa_lay_group *g, const struct fa_layout *l,
 	return d ? access(&d->ctr, &d->ctr_c, x, false) : -1;
 }
 
-int fa_lay_read_sum(struct fa_lay_group *g, const struct fa_layout *l,
-		    const struct fa_lay_ctx *x, u64 now, struct fa_lay_dom **dom,
-		    u32 *lines)
+/*
+ * The lines a read of the sum by x->c touches: a hit (@hit) its domain's
+ * cache line (@d) only; a miss every counter line, then, with a cache
+ * (@d), the caller's fa_lay_store() writes @d's cache line.
+ */
+static int read_lines(struct fa_lay_group *g, const struct fa_lay_ctx *x,
+		      struct fa_lay_dom *d, bool hit, u32 *lines)
 {
-	s32 own = fa_layout_dom(l, x->c);
-	u64 refresh = (u64)l->refresh_us * 1000;
-	struct fa_lay_dom *d = NULL;
 	u32 i;
 
-	*dom = NULL;
 	*lines = 0;
-	/* every domain's slot made first: fa_lay_get() may move them */
-	for (i = 0; i < x->ndom; i++)
-		if (!fa_lay_get(g, x->doms[i]))
-			return -1;
-	if (refresh && own >= 0) {
-		d = fa_lay_get(g, own);
-		if (!d)
-			return -1;
-		*dom = d;
-		if (d->cache_valid && now >= d->cached_ts && now - d->cached_ts < refresh)
-			return access(&d->cache, &d->cache_c, x, false) ? -1 : 1;
-	}
+	if (hit)
+		return access(&d->cache, &d->cache_c, x, false) ? -1 : 1;
 	/* every domain's counter, placed ones first, then the unplaced */
 	for (i = 0; i < x->ndom; i++)
 		if (access(&g->d[x->doms[i]].ctr, &g->d[x->doms[i]].ctr_c, x, false))
@@ -219,6 +209,56 @@ int fa_lay_read_sum(struct fa_lay_group *g, const struct fa_layout *l,
 		++*lines;
 	}
 	return 0;
+}
+
+/* Every domain's slot made (fa_lay_get() may move them); the reader's, with a cache. */
+static int read_slots(struct fa_lay_group *g, const struct fa_layout *l,
+		      const struct fa_lay_ctx *x, struct fa_lay_dom **dom)
+{
+	s32 own = fa_layout_dom(l, x->c);
+	u32 i;
+
+	*dom = NULL;
+	for (i = 0; i < x->ndom; i++)
+		if (!fa_lay_get(g, x->doms[i]))
+			return -1;
+	if (l->refresh_us && own >= 0) {
+		*dom = fa_lay_get(g, own);
+		if (!*dom)
+			return -1;
+	}
+	return 0;
+}
+
+int fa_lay_read_sum(struct fa_lay_group *g, const struct fa_layout *l,
+		    const struct fa_lay_ctx *x, u64 now, struct fa_lay_dom **dom,
+		    u32 *lines)
+{
+	u64 refresh = (u64)l->refresh_us * 1000;
+	struct fa_lay_dom *d;
+
+	*lines = 0;
+	if (read_slots(g, l, x, dom))
+		return -1;
+	d = *dom;
+	return read_lines(g, x, d, d && d->cache_valid && now >= d->cached_ts &&
+			  now - d->cached_ts < refresh, lines);
+}
+
+int fa_lay_read_as(struct fa_lay_group *g, const struct fa_layout *l,
+		   const struct fa_lay_ctx *x, bool hit, u32 *lines)
+{
+	struct fa_lay_dom *d;
+	int k;
+
+	*lines = 0;
+	if (read_slots(g, l, x, &d))
+		return -1;
+	k = read_lines(g, x, d, hit && d, lines);
+	/* a miss with a cache refreshes it: its line written */
+	if (k == 0 && d && access(&d->cache, &d->cache_c, x, true))
+		return -1;
+	return k;
 }
 
 int fa_lay_store(struct fa_lay_dom *dom, const struct fa_lay_ctx *x,

@@ -141,6 +141,16 @@ int fa_lay_read_sum(struct fa_lay_group *g, const struct fa_layout *l,
 		    const struct fa_lay_ctx *x, u64 now, struct fa_lay_dom **dom,
 		    u32 *lines);
 
+/*
+ * A recorded read of the sum by @x->c (report, fa_split.c): @hit as the
+ * kernel recorded it (a hit without a cache under @l counts as a miss).
+ * The lines it touches as fa_lay_read_sum()'s, a miss with a cache also
+ * writing the reader's cache line.  1 a hit, 0 a miss (*@lines counter
+ * lines read), -1 out of memory.
+ */
+int fa_lay_read_as(struct fa_lay_group *g, const struct fa_layout *l,
+		   const struct fa_lay_ctx *x, bool hit, u32 *lines);
+
 /* After a miss: @dom's cache computed at @now (its line written). */
 int fa_lay_store(struct fa_lay_dom *dom, const struct fa_lay_ctx *x,
 		 s64 value, u64 now);

@@ -152,7 +152,7 @@ int fa_on_tg_read(struct fa_engine *e, const struct fa_event *ev)
 	if (!c)
 		return -1;
 	ts = &s->tgs[i];
-	if (fa_coh_note(e, (u32)i, ev->cpu, false))
+	if (fa_split_read(e, (u32)i, ev->cpu, r->split_dom, r->cache_hit))
 		return -1;
 	s->reads++;
 	ts->reads++;

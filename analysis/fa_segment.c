@@ -120,6 +120,11 @@ int fa_seg_merge(struct fa_segment *d, const struct fa_segment *s)
 	for (i = 0; i < FA_COH_NR; i++)
 		d->coh[i] += s->coh[i];
 	d->coh_by_read += s->coh_by_read;
+	d->split_writes += s->split_writes;
+	d->split_reads += s->split_reads;
+	d->split_hits += s->split_hits;
+	d->split_lines += s->split_lines;
+	d->split_unlabelled += s->split_unlabelled;
 
 	for (i = 0; i < s->nr_tgs; i++) {
 		struct fa_tg_seg *dt = &d->tgs[i];

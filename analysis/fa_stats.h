@@ -99,6 +99,15 @@ struct fa_segment {
 	/* The coherence model (fa_coh.h): transfers of the groups' lines. */
 	u64 coh[FA_COH_NR];	/* per distance */
 	u64 coh_by_read;	/* ... caused by a read (the rest: by a write) */
+	/*
+	 * Under a split tg_layout (fa_split.c), as recorded: writes to a
+	 * domain counter, reads of the sum, of which cache hits, and the
+	 * counter lines those reads read; records naming a domain while no
+	 * split layout was known (a lost layout record: their accesses are
+	 * modeled on the global line).
+	 */
+	u64 split_writes, split_reads, split_hits, split_lines;
+	u64 split_unlabelled;
 
 	u32 nr_tgs;		/* indexed like the engine's group table */
 	struct fa_tg_seg *tgs;

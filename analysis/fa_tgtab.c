@@ -20,6 +20,7 @@ void fa_tgtab_free(struct fa_tgtab *t)
 	{
 		free(t->tg[i].cfs);
 		fa_coh_free(&t->tg[i].coh);
+		fa_lay_group_free(&t->tg[i].lay);
 	}
 	free(t->tg);
 	free(t->slot);
@@ -112,6 +113,7 @@ s64 fa_tgtab_get(struct fa_tgtab *t, u64 id)
 	g->id = id;
 	g->last_writer = -1;
 	fa_coh_init(&g->coh);
+	fa_lay_group_init(&g->lay);
 	s = probe(t, id);
 	t->slot[s] = ++t->n;
 	return t->n - 1;

@@ -12,6 +12,7 @@
 
 #include "fa_coh.h"
 #include "fa_events.h"
+#include "fa_layout.h"
 
 /* Highest CPU number + 1 the engine keeps state for (the kernel's NR_CPUS). */
 #define FA_MAX_CPUS 8192
@@ -44,6 +45,7 @@ struct fa_tg {
 	bool timed;		/* last_ts is valid: a tg_update was seen */
 	s32 last_writer;	/* executing CPU of the last write, -1 none */
 	struct fa_coh_line coh;	/* its tg->load_avg line, modeled (fa_coh.h) */
+	struct fa_lay_group lay;	/* its domain lines under a split layout (fa_split.c) */
 
 	/* For audit windows (fa_audit.c): over the whole trace. */
 	s64 written_sum;	/* sum of the deltas of written tg_updates */

@@ -289,12 +289,13 @@ int fa_on_tg_update(struct fa_engine *e, const struct fa_event *ev)
 	 * records do not tell it (the trace reads tg->load_avg under every
 	 * policy), the policy's definition does (fa_policy_reads_line()).
 	 */
-	if (fa_policy_reads_line(u) && fa_coh_note(e, (u32)i, ev->cpu, false))
+	if (fa_policy_reads_line(u) &&
+	    fa_split_read_own(e, (u32)i, ev->cpu, u->split_dom))
 		return -1;
 	if (u->written) {
 		s->sites[u->site < FL_NR_SITES ? u->site : FL_NR_SITES].writes++;
 		count_write(e, g, (u32)i, ts, cs, ev->cpu);
-		if (fa_coh_note(e, (u32)i, ev->cpu, true))
+		if (fa_split_write(e, (u32)i, ev->cpu, u->split_dom))
 			return -1;
 		if (fa_audit_note_write(e, (u32)i, u->delta))
 			return -1;

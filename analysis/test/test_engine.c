@@ -1166,9 +1166,88 @@ static void test_layout_switch(void)
 	run_end(&r);
 }
 
+/* @ev (a tg_update or tg_read) as recorded under a split layout: domain @dom. */
+static struct fa_event in_dom(struct fa_event ev, s32 dom, bool hit)
+{
+	if (ev.type == FA_EV_TG_UPDATE) {
+		ev.u.tg_update.split_dom = (u16)(dom + 1);
+	} else {
+		ev.u.tg_read.split_dom = (u16)(dom + 1);
+		ev.u.tg_read.cache_hit = hit;
+	}
+	return ev;
+}
+
+/*
+ * report on a recording made under a split layout (fa_split.c): the
+ * recorded domain and cache_hit decide which lines move.  cpu0, cpu1 on
+ * node 0, cpu2, cpu3 on node 1, each its own LLC; node:1000 from 50.
+ * Group A's lines: counters c0 (node 0), c1 (node 1), node 0's cache k0.
+ *  - W0 @100 (domain 0): c0 held by none: no transfer; M by 0.
+ *  - W2 @200 (domain 1): c1 likewise; M by 2.
+ *  - R1 @300, a miss: reads c0 (M by 0: same node, another LLC: a node
+ *    transfer, by a read) and c1 (M by 2: cross-node, by a read), 2
+ *    lines; then writes k0 (held by none: free; M by 1).
+ *  - R0 @400, a hit: reads k0 only (M by 1: a node transfer, by a read).
+ *  - W3 @500 (domain 1): c1 Shared by 2 and 1: invalidates both, the
+ *    farthest (1, node 0) gives the distance: cross-node, by a write.
+ *  - W1 @600 naming no domain (a group that got no counters): A's global
+ *    line, held by none: no transfer.
+ * Segment 0: 2 node + 2 cross-node transfers, 3 by reads; 3 domain
+ * writes, 2 reads of the sum, 1 hit, 2 counter lines read.
+ * Then global from 700; W0 @800 still naming domain 0 (its layout record
+ * lost): counted unlabelled, modeled on the global line (M by 1: a node
+ * transfer).  Segment 1: 1 node transfer, 1 unlabelled, no domain write.
+ */
+static void test_split_layout(void)
+{
+	const struct fa_event ev[] = {
+		topo(1, 0, 0), topo(1, 1, 0), topo(1, 2, 1), topo(1, 3, 1),
+		sw(50, 0, FL_KIND_LAYOUT, 0, 0, 1, 1000),
+		in_dom(wr(100, 0, TG_A), 0, false),
+		in_dom(wr(200, 2, TG_A), 1, false),
+		in_dom(rd(300, 1, TG_A, 1, 10, 0, 0, 1024, 2, 1), 0, false),
+		in_dom(rd(400, 0, TG_A, 0, 10, 0, 0, 1024, 2, 1), 0, true),
+		in_dom(wr(500, 3, TG_A), 1, false),
+		wr(600, 1, TG_A),
+		sw(700, 0, FL_KIND_LAYOUT, 1, 1000, 0, 0),
+		in_dom(wr(800, 0, TG_A), 0, false),
+	};
+	const struct fa_segment *s;
+	struct run r;
+
+	run_start(&r, 0);
+	feed(&r, ev, sizeof(ev) / sizeof(ev[0]));
+	if (fa_engine_finish(r.e))
+		ok(0, "finish");
+	is_u64(r.nseg, 2, "split layout: 2 segments");
+	if (r.nseg != 2) {
+		run_end(&r);
+		return;
+	}
+	s = &r.seg[0];
+	is_u64(s->coh[FA_COH_NODE], 2, "split layout: 2 node transfers");
+	is_u64(s->coh[FA_COH_XNODE], 2, "split layout: 2 cross-node transfers");
+	is_u64(s->coh[FA_COH_LLC] + s->coh[FA_COH_UNKNOWN], 0, "split layout: no other");
+	is_u64(s->coh_by_read, 3, "split layout: 3 by reads");
+	is_u64(s->tgs[tg_index(&r, TG_A)].coh_transfers, 4, "split layout: all on A's lines");
+	is_u64(s->split_writes, 3, "split layout: 3 domain writes");
+	is_u64(s->split_reads, 2, "split layout: 2 reads of the sum");
+	is_u64(s->split_hits, 1, "split layout: 1 recorded cache hit");
+	is_u64(s->split_lines, 2, "split layout: 2 counter lines read (the miss)");
+	is_u64(s->split_unlabelled, 0, "split layout: none unlabelled");
+	s = &r.seg[1];
+	is_u64(s->coh[FA_COH_NODE], 1, "split layout, then global: the global line's node transfer");
+	is_u64(s->coh[FA_COH_XNODE] + s->coh[FA_COH_LLC], 0, "split layout, then global: no other");
+	is_u64(s->split_unlabelled, 1, "split layout, then global: 1 domain record unlabelled");
+	is_u64(s->split_writes, 0, "split layout, then global: no domain write");
+	run_end(&r);
+}
+
 int main(void)
 {
 	test_layout_switch();
+	test_split_layout();
 	test_coherence();
 	test_policy_reads();
 	test_transfers_before_topology();

@@ -148,6 +148,16 @@ int fl_decoder_init(struct fl_decoder *d, struct tep_handle *tep,
 		     optional_field(d, ev, t, "checked", 1, &d->checked_at,
 				    &d->has_checked, err, errlen)))
 			return -1;
+		if (t == FA_EV_TG_UPDATE &&
+		    optional_field(d, ev, t, "domain", 2, &d->upd_domain_at,
+				   &d->has_upd_domain, err, errlen))
+			return -1;
+		if (t == FA_EV_TG_READ &&
+		    (optional_field(d, ev, t, "domain", 2, &d->rd_domain_at,
+				    &d->has_rd_domain, err, errlen) ||
+		     optional_field(d, ev, t, "cache_hit", 1, &d->rd_hit_at,
+				    &d->has_rd_hit, err, errlen)))
+			return -1;
 		d->id[t] = ev->id;
 		d->nr_present++;
 	}
@@ -223,6 +233,15 @@ static inline s64 load_s(const struct fl_decoder *d, struct fl_field at,
 #define get_u(i, p) load(d, f[i], p)
 #define get_s(i, p) load_s(d, f[i], p)
 
+/* 1 + a recorded domain (s16; -1: tg->load_avg), 0 when none. */
+static inline u16 split_dom(const struct fl_decoder *d, bool has,
+			    struct fl_field at, const void *p)
+{
+	s64 v = has ? load_s(d, at, p) : -1;
+
+	return v < 0 || v >= 0xffff ? 0 : (u16)(v + 1);
+}
+
 /*
  * tg_update is almost every record.  When the file's sizes are those of
  * fairlab_trace_events.h and its byte order the host's (the usual case,
@@ -261,6 +280,7 @@ dec_tg_update(const struct fl_decoder *d, const struct fl_field *f,
 	u->policy = (u8)TGU(U_POLICY);
 	u->arg = (u32)TGU(U_ARG);
 	u->nr_cpus = (u16)TGU(U_NR_CPUS);
+	u->split_dom = split_dom(d, d->has_upd_domain, d->upd_domain_at, p);
 #undef TGU
 #undef TGS
 }
@@ -371,6 +391,8 @@ static void dec_tg_read(const struct fl_decoder *d,
 	r->tg_shares = get_u(R_TG_SHARES, p);
 	r->shares = get_s(R_SHARES, p);
 	r->nr = get_u(R_NR, p);
+	r->split_dom = split_dom(d, d->has_rd_domain, d->rd_domain_at, p);
+	r->cache_hit = d->has_rd_hit && load(d, d->rd_hit_at, p);
 }
 
 int fl_decode(const struct fl_decoder *d, struct tep_record *rec,

@@ -48,6 +48,12 @@ struct fl_decoder {
 	 */
 	bool has_checked;
 	struct fl_field checked_at;
+	/*
+	 * tg_layout's fields (newer fairlab.ko): tg_update's and tg_read's
+	 * domain (s16, -1: tg->load_avg) and tg_read's cache_hit (u8).
+	 */
+	bool has_upd_domain, has_rd_domain, has_rd_hit;
+	struct fl_field upd_domain_at, rd_domain_at, rd_hit_at;
 	bool swap;				/* file endianness != host's */
 	bool native_tg_update;			/* tg_update sizes as compiled, !swap */
 	int nr_present;

@@ -458,6 +458,12 @@ void fl_report_audit_windows(struct fl_report *r)
 
 /* ---- summary ----------------------------------------------------------- */
 
+/* Records of a split tg_layout (fa_split.c): only then the layout's figures. */
+static bool split_seen(const struct fa_segment *s)
+{
+	return s->split_writes || s->split_reads || s->split_unlabelled;
+}
+
 static void emit_summary_text(struct fl_report *r, const struct fa_segment *s)
 {
 	int i;
@@ -492,6 +498,19 @@ static void emit_summary_text(struct fl_report *r, const struct fa_segment *s)
 			(unsigned long long)s->audit_window_mismatch,
 			"... the same, after an unpatch began (n)",
 			(unsigned long long)s->audit_window_unpatch);
+	if (split_seen(s))
+		fprintf(r->f, "    %-48s %16llu\n    %-48s %16llu\n    %-48s %16llu\n"
+			"    %-48s %16llu\n    %-48s %16llu\n",
+			"split layout: writes to a domain counter (n)",
+			(unsigned long long)s->split_writes,
+			"... reads of the sum of the domains (n)",
+			(unsigned long long)s->split_reads,
+			"... of which read cache hits (n)",
+			(unsigned long long)s->split_hits,
+			"... domain counter lines read (n)",
+			(unsigned long long)s->split_lines,
+			"domain records with no split layout known (n)",
+			(unsigned long long)s->split_unlabelled);
 }
 
 static void emit_summary_json(struct fl_report *r, const struct fa_segment *s)
@@ -514,6 +533,15 @@ static void emit_summary_json(struct fl_report *r, const struct fa_segment *s)
 	fl_json_u64(&r->json, "window_unpatch_n", s->audit_window_unpatch);
 	fl_json_u64(&r->json, "placed_at_record_n", s->audit_at_record);
 	fl_json_u64(&r->json, "unplaced_n", s->audit_unplaced);
+	fl_json_end(&r->json, '}');
+	if (!split_seen(s))
+		return;
+	fl_json_obj(&r->json, "split_layout");
+	fl_json_u64(&r->json, "writes_n", s->split_writes);
+	fl_json_u64(&r->json, "reads_n", s->split_reads);
+	fl_json_u64(&r->json, "cache_hits_n", s->split_hits);
+	fl_json_u64(&r->json, "lines_read_n", s->split_lines);
+	fl_json_u64(&r->json, "unlabelled_n", s->split_unlabelled);
 	fl_json_end(&r->json, '}');
 }
 

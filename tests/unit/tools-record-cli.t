@@ -47,7 +47,16 @@ usage "'force' is not an idlest policy" experiment --idlest --policies stock,for
 usage "--policies LIST is required" experiment -- true
 usage "names no policy" experiment --policies , -- true
 usage "policy 'stock' listed twice" experiment --policies stock,force,stock -- true
-usage "'a/b' is not a policy name" experiment --policies a/b -- true
+usage "'a b' is not a policy name" experiment --policies "a b" -- true
+# POLICY/LAYOUT: the policy and the layout each checked, /global dropped
+usage "experiment: --policies: 'a' is not a tg policy" experiment --policies a/node -- true
+usage "'stock/nodes': 'nodes' is not a tg_layout \(global, node, llc, node:US, llc:US" experiment --policies stock,stock/nodes -- true
+usage "'stock/node/llc': 'node/llc' is not a tg_layout" experiment --policies stock/node/llc -- true
+usage "'stock/global:5': 'global:5' is not a tg_layout" experiment --policies stock/global:5 -- true
+usage "'stock/node:10000001': 'node:10000001' is not a tg_layout" experiment --policies stock/node:10000001 -- true
+usage "'stock/node': a tg_layout goes with tg policies only" experiment --idlest --policies stock/node -- true
+usage "policy 'stock' listed twice" experiment --policies stock,stock/global -- true
+usage "policy 'force/node:1000' listed twice" experiment --policies force/node:1000,stock,force/node:1000 -- true
 usage "--rounds: '0' is not an integer from 1" experiment --policies stock --rounds 0 -- true
 usage "a command .* or --duration" experiment --policies stock,force
 usage "goes after --" experiment --policies stock true

@@ -121,6 +121,23 @@ check "reset: a recorder pid that is no longer trace-cmd is left alone, and it s
 	eval 'test $s = 0 && alive $other && grep -q "pid $other is now .sleep., not the recording.s trace-cmd: left alone" "$out"'
 check "reset: idlest_policy restored to nr_running" test "$(cat "$P/idlest_policy")" = nr_running
 
+# a recording that switched tg_layout too (fairlab experiment POLICY/LAYOUT)
+echo relative:8 >"$P/tg_policy"
+echo node:1000 >"$P/tg_layout"
+printf 'owner %d\nknob tg\npolicy stock\nlayout global\n' $dead >"$state"
+run_fl "$out" "$err" reset; s=$?
+check "reset: tg_policy and tg_layout restored (stock, global), and says so" \
+	eval 'test $s = 0 && test "$(cat "$P/tg_policy")" = stock && test "$(cat "$P/tg_layout")" = global &&
+	      grep -q "tg_layout restored to global (it was node:1000)" "$out" && test ! -e "$state"'
+rm "$P/tg_layout"
+echo relative:8 >"$P/tg_policy"
+printf 'owner %d\nknob tg\npolicy stock\nlayout global\n' $dead >"$state"
+run_fl "$out" "$err" reset; s=$?
+check "reset: a layout to restore on a fairlab.ko without tg_layout: exit 1, says so, state kept" \
+	eval 'test $s = 1 && grep -q "this fairlab.ko has no tg_layout parameter" "$err" && test -e "$state"'
+rm -f "$state"
+echo nonzero >"$P/tg_policy"
+
 printf 'owner %d\nknob tg\npolicy stock\n' $owner >"$state"
 run_fl "$out" "$err" reset; s=$?
 check "reset while the owning recording (pid $owner, a fairlab) runs: exit 1, says so, state kept" \

@@ -100,7 +100,7 @@ mapfile -t basef < <(files_of tg "$base")
 metrics="writes_per_s switches_per_s xnode_switches_per_s err_max_load err_mean_load err_rel_max_pct err_rel_mean_pct attempts_per_s skip_pct shares_err_mean_pct shares_err_p99_pct"
 : >"$res/table.tsv.tmp"
 for p in $policies; do
-	tag=$(echo "$p" | tr ':' '-')
+	tag=$(echo "$p" | tr ':/' '-_')
 	mapfile -t newf < <(files_of tg "$p")
 	[ ${#newf[@]} -gt 0 ] && [ ${#basef[@]} -gt 0 ] || continue
 	if ! "$FAIRLAB" compare --csv --groups=0 "${basef[@]}" -- "${newf[@]}" \

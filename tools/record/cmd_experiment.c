@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "fa_layout.h"
 #include "live.h"
 #include "recorder.h"
 #include "state.h"
@@ -49,7 +50,13 @@ static void help(FILE *f)
 "to resume; after kill -9, `fairlab reset` restores it.\n"
 "\n"
 "options:\n"
-"  -P, --policies LIST  comma-separated policies, e.g. stock,relative:8,budget:5\n"
+"  -P, --policies LIST  comma-separated policies, e.g. stock,relative:8,budget:5;\n"
+"                       a tg policy may name a tg_layout too, POLICY/LAYOUT\n"
+"                       (LAYOUT: global, node, llc, node:US, llc:US: where\n"
+"                       each group's sum lives, US a read cache in µs), e.g.\n"
+"                       stock,stock/node,stock/node:1000; then every run sets\n"
+"                       tg_layout (global when its entry names none), and the\n"
+"                       tg_layout active before is restored at the end\n"
 "  -r, --rounds N       rounds (default 3; 2 or more for a verdict)\n"
 "  -d, --duration S     seconds per recording (with CMD: CMD is stopped then)\n"
 "  -o, --output DIR     where it all goes (default experiment)\n"
@@ -68,13 +75,15 @@ static void help(FILE *f)
 "its workload columns (make demo's workload: hackbench messages/s and\n"
 "stress-ng fork+exec ops/s); \"nan\" when it writes none.\n"
 "\n"
-"Leaves behind DIR/recordings/ (KIND-POLICY-rN.dat, throughput.tsv: one row\n"
+"Leaves behind DIR/recordings/ (KIND-POLICY-rN.dat, ':' in POLICY as '-' and\n"
+"'/' as '_', throughput.tsv: one row\n"
 "per run) and DIR/results/ (table.txt, table.tsv, verdict.txt, plots/).\n"
 "\n"
 "examples:\n"
 "  sudo fairlab experiment --policies stock,force,relative:8 --rounds 5 \\\n"
 "       -o exp1 -- hackbench -g 8 -l 2000\n"
 "  sudo fairlab experiment --policies stock,budget:5 --rounds 3 --duration 10\n"
+"  sudo fairlab experiment --policies stock,stock/node,stock/llc:1000 -d 10\n"
 "  fairlab experiment --report-only -o exp1\n"
 "\n"
 "Exit status: 0 done; 1 a failure (recordings kept); 2 a bad command line;\n"
@@ -87,6 +96,14 @@ struct exp {
 	char *policies[MAX_POLICIES];	/* pointing into policy_buf */
 	char *policy_buf;
 	int npol;
+	/*
+	 * Each policy's tg_layout ("global" when it names none; canonical,
+	 * fa_layout_label()), and whether any entry names one: then every
+	 * run sets tg_layout.
+	 */
+	char layouts[MAX_POLICIES][32];
+	bool with_layouts;
+	char canon[MAX_POLICIES][100];	/* POLICY[/LAYOUT], /global dropped */
 	long rounds;
 	const char *dir;
 	char recdir[4096];
@@ -101,6 +118,33 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * POLICY/LAYOUT: cuts @p at its '/', the layout checked and put in
+ * canonical form into @lay ("global" when none); 0 or -1 (usage error).
+ */
+static int split_layout(struct exp *e, char *p, char *lay)
+{
+	char *slash = strchr(p, '/');
+	struct fa_layout l = { FA_LAYOUT_GLOBAL, 0 };
+
+	if (slash) {
+		*slash = '\0';
+		if (e->knob != FL_KNOB_TG) {
+			fl_error("experiment: --policies: '%s/%s': a tg_layout goes with tg policies only",
+				 p, slash + 1);
+			return -1;
+		}
+		if (fa_layout_parse(slash + 1, &l)) {
+			fl_error("experiment: --policies: '%s/%s': '%s' is not a tg_layout (global, node, llc, node:US, llc:US; US from 0 to %u)",
+				 p, slash + 1, slash + 1, FA_LAYOUT_MAX_REFRESH_US);
+			return -1;
+		}
+		e->with_layouts = true;
+	}
+	fa_layout_label(&l, lay, 32);
+	return 0;
 }
 
 /*
@@ -122,18 +166,24 @@ static int split_policies(struct exp *e, const char *arg)
 			fl_error("experiment: at most %d policies", MAX_POLICIES);
 			return -1;
 		}
-		if (strlen(p) > 64 || strpbrk(p, "/ \t")) {
+		if (strlen(p) > 64 || strpbrk(p, " \t")) {
 			fl_error("experiment: '%s' is not a policy name", p);
 			return -1;
 		}
+		if (split_layout(e, p, e->layouts[e->npol]))
+			return -1;
 		if (fl_policy_check(e->knob, p, "experiment: --policies"))
 			return -1;
+		snprintf(e->canon[e->npol], sizeof(e->canon[0]), "%s%s%s", p,
+			 strcmp(e->layouts[e->npol], "global") ? "/" : "",
+			 strcmp(e->layouts[e->npol], "global") ? e->layouts[e->npol] : "");
 		for (i = 0; i < e->npol; i++)
-			if (!strcmp(e->policies[i], p)) {
-				fl_error("experiment: policy '%s' listed twice", p);
+			if (!strcmp(e->policies[i], e->canon[e->npol])) {
+				fl_error("experiment: policy '%s' listed twice", e->canon[e->npol]);
 				return -1;
 			}
-		e->policies[e->npol++] = p;
+		e->policies[e->npol] = e->canon[e->npol];
+		e->npol++;
 	}
 	if (!e->npol) {
 		fl_error("experiment: --policies names no policy");
@@ -151,6 +201,8 @@ static void stem(const struct exp *e, const char *pol, long round, char *buf, si
 	for (c = buf; *c; c++)
 		if (*c == ':')
 			*c = '-';
+		else if (*c == '/')
+			*c = '_';
 }
 
 /* Is the run already in throughput.tsv (--resume)? */
@@ -253,8 +305,10 @@ static int report(const char *dir)
 }
 
 /* One run: switch, record, keep; 0, 1 (failed) or 128+N (stopped by signal N). */
-static int one_run(struct exp *e, const char *pol, long round)
+static int one_run(struct exp *e, int j, long round)
 {
+	const char *pol = e->policies[j];
+	char knob_pol[100], *slash;
 	char st[256], out[4400], metrics[4400], a[32], b[32], kept[4500];
 	struct fl_rec_result res;
 	char rnd[32];
@@ -268,7 +322,14 @@ static int one_run(struct exp *e, const char *pol, long round)
 	setenv("FAIRLAB_POLICY", pol, 1);
 	setenv("FAIRLAB_ROUND", rnd, 1);
 	setenv("FAIRLAB_METRICS", metrics, 1);
-	if (fl_policy_set(e->knob, pol))
+	/* the layout first: a policy that decides on a counter gets its own at once */
+	if (e->with_layouts && fl_layout_set(e->layouts[j]))
+		return FL_EXIT_FAIL;
+	snprintf(knob_pol, sizeof(knob_pol), "%s", pol);
+	slash = strchr(knob_pol, '/');
+	if (slash)
+		*slash = '\0';
+	if (fl_policy_set(e->knob, knob_pol))
 		return FL_EXIT_FAIL;
 	e->rec.out = out;
 	if (fl_record(&e->rec, &res))
@@ -308,7 +369,8 @@ static int run_all(struct exp *e)
 	for (r = 1; r <= e->rounds; r++) {
 		for (j = 0; j < e->npol; j++) {
 			/* rotate: round r starts with policy r-1 */
-			const char *pol = e->policies[(j + r - 1) % e->npol];
+			int k = (j + r - 1) % e->npol;
+			const char *pol = e->policies[k];
 
 			if (e->resume && done_before(e, pol, r)) {
 				done++;
@@ -322,7 +384,7 @@ static int run_all(struct exp *e)
 			printf("experiment: [%s] round %ld/%ld, policy %d/%d %s (run %ld/%ld, ETA %s)\n",
 			       el, r, e->rounds, j + 1, e->npol, pol, done + 1, total, eta);
 			fflush(stdout);
-			ret = one_run(e, pol, r);
+			ret = one_run(e, k, r);
 			if (ret)
 				return ret;
 			done++;
@@ -382,7 +444,7 @@ int cmd_experiment(int argc, char **argv)
 	};
 	static struct exp e = { .rounds = 3, .dir = "experiment", .rec.quiet = true };
 	bool no_report = false, report_only = false;
-	char prev[128];
+	char prev[128], prev_layout[64] = "";
 	char *list = NULL;
 	int c, ret, rret;
 
@@ -453,7 +515,9 @@ int cmd_experiment(int argc, char **argv)
 		return FL_EXIT_FAIL;
 	fl_rec_catch_signals();
 	if (fl_reset(stderr, true) || fl_policy_get(e.knob, prev, sizeof(prev)) ||
-	    make_dirs(&e) || fl_state_begin(e.knob, prev))
+	    (e.with_layouts && fl_layout_get(prev_layout, sizeof(prev_layout))) ||
+	    make_dirs(&e) || fl_state_begin(e.knob, prev) ||
+	    (e.with_layouts && fl_state_layout(prev_layout)))
 		return FL_EXIT_FAIL;
 	printf("experiment: %d %s policies x %ld round(s)%s into %s; %s_policy was %s\n",
 	       e.npol, fl_knob_kind(e.knob), e.rounds, e.rec.cmd ? "" : " of a fixed duration",
@@ -461,10 +525,16 @@ int cmd_experiment(int argc, char **argv)
 	fflush(stdout);
 	ret = run_all(&e);
 	rret = fl_policy_set(e.knob, prev);
-	if (!rret) {
+	if (!rret)
 		printf("experiment: %s_policy restored to %s\n", fl_knob_kind(e.knob), prev);
-		fl_state_end();
+	if (e.with_layouts) {
+		if (fl_layout_set(prev_layout))
+			rret = -1;
+		else
+			printf("experiment: tg_layout restored to %s\n", prev_layout);
 	}
+	if (!rret)
+		fl_state_end();
 	fflush(stdout);
 	if (ret) {
 		fprintf(stderr, "experiment: %s; the finished runs are in %s\n",

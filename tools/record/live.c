@@ -213,6 +213,53 @@ int fl_policy_set(enum fl_knob k, const char *policy)
 	return 0;
 }
 
+static const char *layout_path(void)
+{
+	static char buf[4096];
+
+	return fl_sys_path(buf, sizeof(buf), PARAM_DIR "/tg_layout");
+}
+
+/* A fairlab.ko from before tg_layout has no such parameter: say so. */
+static void layout_error(const char *what, int err)
+{
+	if (err == -ENOENT && !access(fl_sys_path((char[4096]){ 0 }, 4096, PARAM_DIR), F_OK))
+		fl_error("%s: this fairlab.ko has no tg_layout parameter (a build from before tg_layout): load one built from this source",
+			 layout_path());
+	else
+		fl_error("cannot %s %s: %s", what, layout_path(), strerror(-err));
+}
+
+int fl_layout_get(char *buf, size_t len)
+{
+	int err = fl_read_line(layout_path(), buf, len);
+
+	if (err)
+		layout_error("read", err);
+	return err ? -1 : 0;
+}
+
+int fl_layout_set(const char *layout)
+{
+	char line[128];
+	int err;
+
+	if (snprintf(line, sizeof(line), "%s\n", layout) >= (int)sizeof(line)) {
+		fl_error("tg_layout '%s' is too long", layout);
+		return -1;
+	}
+	if (access(layout_path(), F_OK)) {
+		layout_error("write", -errno);
+		return -1;
+	}
+	err = write_str(layout_path(), line);
+	if (err) {
+		fl_error("fairlab.ko refused tg_layout '%s' (%s): dmesg says why", layout, strerror(-err));
+		return -1;
+	}
+	return 0;
+}
+
 static int trigger(const char *file)
 {
 	char rel[128], path[4096];

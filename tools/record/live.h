@@ -49,6 +49,15 @@ int fl_policy_get(enum fl_knob k, char *buf, size_t len);
 /* Switches the policy; 0, or -1 when fairlab.ko refused it (-EINVAL). */
 int fl_policy_set(enum fl_knob k, const char *policy);
 
+/*
+ * tg_layout, where each group's sum of load lives (global, node, llc,
+ * with :US a read cache; fairlab.ko's parameter): the active one, as sysfs
+ * reads it back, and a switch.  0, or -1 after an error (a fairlab.ko
+ * without tg_layout is named as such).
+ */
+int fl_layout_get(char *buf, size_t len);
+int fl_layout_set(const char *layout);
+
 /* fairlab:tg_info + cpu_topology events (describe) / a tg_audit snapshot. */
 int fl_live_describe(void);
 int fl_live_audit(void);

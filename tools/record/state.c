@@ -2,7 +2,8 @@
 /*
  * The state file of a running recording, and fairlab reset (see state.h).
  *
- * One "key value" per line: owner PID, knob tg|idlest, policy P, recorder
+ * One "key value" per line: owner PID, knob tg|idlest, policy P, layout L
+ * (the tg_layout to restore, when the recording switches it), recorder
  * PID, output FILE.  Written whole to a temporary file and renamed, so a
  * crash leaves the old version or the new one, never half of one.
  */
@@ -25,6 +26,8 @@ struct state {
 	enum fl_knob knob;
 	bool has_policy;
 	char policy[128];
+	bool has_layout;
+	char layout[64];
 	pid_t recorder;
 	char out[4096];
 };
@@ -62,6 +65,8 @@ static int save(const struct state *s)
 	fprintf(f, "owner %d\n", (int)s->owner);
 	if (s->has_policy)
 		fprintf(f, "knob %s\npolicy %s\n", fl_knob_kind(s->knob), s->policy);
+	if (s->has_layout)
+		fprintf(f, "layout %s\n", s->layout);
 	if (s->recorder)
 		fprintf(f, "recorder %d\noutput %s\n", (int)s->recorder, s->out);
 	if (fclose(f) || rename(tmp, fl_state_path())) {
@@ -99,6 +104,8 @@ static int load(struct state *s)
 			s->knob = strcmp(val, "tg") ? FL_KNOB_IDLEST : FL_KNOB_TG;
 		else if (!strcmp(key, "policy") && strlen(val) < sizeof(s->policy))
 			s->has_policy = true, strcpy(s->policy, val);
+		else if (!strcmp(key, "layout") && strlen(val) < sizeof(s->layout))
+			s->has_layout = true, strcpy(s->layout, val);
 		else if (!strcmp(key, "output"))
 			snprintf(s->out, sizeof(s->out), "%.4000s", val);
 		else
@@ -201,6 +208,28 @@ static int restore_policy(FILE *f, const struct state *s)
 	return 0;
 }
 
+/* The same for tg_layout; 0 restored or nothing to restore, -1 failed */
+static int restore_layout(FILE *f, const struct state *s)
+{
+	char now[64], param[4096];
+
+	fl_sys_path(param, sizeof(param), "/sys/module/fairlab/parameters");
+	if (access(param, F_OK)) {
+		fprintf(f, "fairlab reset: fairlab.ko is not loaded: nothing to restore (tg_layout went with it)\n");
+		return 0;
+	}
+	if (fl_layout_get(now, sizeof(now)))
+		return -1;
+	if (!strcmp(now, s->layout)) {
+		fprintf(f, "fairlab reset: tg_layout is already %s\n", s->layout);
+		return 0;
+	}
+	if (fl_layout_set(s->layout))
+		return -1;
+	fprintf(f, "fairlab reset: tg_layout restored to %s (it was %s)\n", s->layout, now);
+	return 0;
+}
+
 int fl_reset(FILE *f, bool quiet)
 {
 	struct state s;
@@ -229,6 +258,8 @@ int fl_reset(FILE *f, bool quiet)
 		stop_recorder(f, &s);
 	if (s.has_policy && restore_policy(f, &s))
 		return -1;
+	if (s.has_layout && restore_layout(f, &s))
+		return -1;
 	if (unlink(fl_state_path())) {
 		fl_error("cannot remove %s: %s", fl_state_path(), strerror(errno));
 		return -1;
@@ -250,6 +281,15 @@ int fl_state_begin(enum fl_knob k, const char *policy)
 		return -1;
 	active = true;
 	return 0;
+}
+
+int fl_state_layout(const char *layout)
+{
+	if (!active)
+		return 0;
+	cur.has_layout = true;
+	snprintf(cur.layout, sizeof(cur.layout), "%s", layout);
+	return save(&cur);
 }
 
 void fl_state_recorder(pid_t pid, const char *out)

@@ -33,6 +33,8 @@ int fl_reset(FILE *f, bool quiet);
  * @policy is not NULL, the @k policy to restore.  0 or -1 (printed).
  */
 int fl_state_begin(enum fl_knob k, const char *policy);
+/* The recording switches tg_layout too: @layout is the one to restore; 0 or -1. */
+int fl_state_layout(const char *layout);
 /* trace-cmd started as @pid writing @out; 0: it has stopped. */
 void fl_state_recorder(pid_t pid, const char *out);
 /* The recording ended and the host is as it was: the file goes. */

@@ -32,7 +32,7 @@ struct fa_tg_seg {
 	u64 xnode;		/* ... of which across NUMA nodes */
 	u64 xnode_unknown;	/* ... of which a CPU had no known node */
 	u64 contrib_jumps;	/* contrib before != our contrib after: records missed */
-	s64 gap;		/* tg_load_avg - sum(contrib) at the last record */
+	s64 gap;		/* tg_load_avg - sum(contrib) at the last record naming no domain */
 	struct fa_err err;
 	u64 reads;		/* tg_read records */
 	u64 reads_tracked;	/* ... with a tracked sum(load): errors */

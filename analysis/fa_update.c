@@ -322,7 +322,9 @@ int fa_on_tg_update(struct fa_engine *e, const struct fa_event *ev)
 	g->err = add_w(g->err, sub_w(contrib, load));
 	g->sum_load = add_w(g->sum_load, load);
 	g->sum_contrib = add_w(g->sum_contrib, contrib);
-	ts->gap = sub_w(u->tg_load_avg, g->sum_contrib);
+	/* under a split layout the record's tg_load_avg is its domain's counter */
+	if (!u->split_dom)
+		ts->gap = sub_w(u->tg_load_avg, g->sum_contrib);
 	fa_err_point(&ts->err, g->err, g->sum_load);
 
 	e->series.err_abs_sum = add_w(e->series.err_abs_sum,

@@ -1193,7 +1193,9 @@ static struct fa_event in_dom(struct fa_event ev, s32 dom, bool hit)
  *    farthest (1, node 0) gives the distance: cross-node, by a write.
  *  - W1 @600 naming no domain (a group that got no counters): A's global
  *    line, held by none: no transfer.
- * Segment 0: 2 node + 2 cross-node transfers, 3 by reads; 3 domain
+ *  - B: W0 @650 (domain 0), its counter held by none: no transfer; its
+ *    tg_load_avg 99 is that counter, so B's gap stays unset (0).
+ * Segment 0: 2 node + 2 cross-node transfers, 3 by reads; 4 domain
  * writes, 2 reads of the sum, 1 hit, 2 counter lines read.
  * Then global from 700; W0 @800 still naming domain 0 (its layout record
  * lost): counted unlabelled, modeled on the global line (M by 1: a node
@@ -1210,6 +1212,7 @@ static void test_split_layout(void)
 		in_dom(rd(400, 0, TG_A, 0, 10, 0, 0, 1024, 2, 1), 0, true),
 		in_dom(wr(500, 3, TG_A), 1, false),
 		wr(600, 1, TG_A),
+		in_dom(upd(650, 0, TG_B, 0, 10, 0, true, 99, FL_TG_FORCE, 0), 0, false),
 		sw(700, 0, FL_KIND_LAYOUT, 1, 1000, 0, 0),
 		in_dom(wr(800, 0, TG_A), 0, false),
 	};
@@ -1231,11 +1234,14 @@ static void test_split_layout(void)
 	is_u64(s->coh[FA_COH_LLC] + s->coh[FA_COH_UNKNOWN], 0, "split layout: no other");
 	is_u64(s->coh_by_read, 3, "split layout: 3 by reads");
 	is_u64(s->tgs[tg_index(&r, TG_A)].coh_transfers, 4, "split layout: all on A's lines");
-	is_u64(s->split_writes, 3, "split layout: 3 domain writes");
+	is_u64(s->split_writes, 4, "split layout: 4 domain writes (3 of A, 1 of B)");
 	is_u64(s->split_reads, 2, "split layout: 2 reads of the sum");
 	is_u64(s->split_hits, 1, "split layout: 1 recorded cache hit");
 	is_u64(s->split_lines, 2, "split layout: 2 counter lines read (the miss)");
 	is_u64(s->split_unlabelled, 0, "split layout: none unlabelled");
+	/* B's only record names a domain: its tg_load_avg (99) is no sum, no gap */
+	is_s64(s->tgs[tg_index(&r, TG_B)].gap, 0,
+	       "split layout: a domain record's counter is not taken for the gap");
 	s = &r.seg[1];
 	is_u64(s->coh[FA_COH_NODE], 1, "split layout, then global: the global line's node transfer");
 	is_u64(s->coh[FA_COH_XNODE] + s->coh[FA_COH_LLC], 0, "split layout, then global: no other");

@@ -139,9 +139,16 @@ int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
 	x->lold_w = x->cseen ? c->load : (s64)u->contrib;
 	x->sum_load = add_w(sub_w(g->sum_load, lold), x->load);
 	x->sum_changed = r->rel && x->sum_load != g->sum_load;
-	x->tg_ksum = sub_w(fa_tg_load_before(u),
-			   add_w(sub_w(g->sum_contrib, x->cseen ? c->contrib : 0),
-				 (s64)u->contrib));
+	/*
+	 * Under a split tg_layout the record holds its domain's counter,
+	 * not tg->load_avg: what the sum holds beyond the cfs_rqs seen is
+	 * not known from it, and is taken as 0 (as it is once every cfs_rq
+	 * of the group has been seen).
+	 */
+	x->tg_ksum = u->split_dom ? 0 :
+		sub_w(fa_tg_load_before(u),
+		      add_w(sub_w(g->sum_contrib, x->cseen ? c->contrib : 0),
+			    (s64)u->contrib));
 	x->in.site = u->site;
 	x->in.nr_cpus = u->nr_cpus;
 	x->in.tg_load_avg = 0;

@@ -185,6 +185,27 @@ static void test_budget_tg_load(void)
 }
 
 /*
+ * A record of a split tg_layout holds its domain's counter in
+ * tg_load_avg (here 1000 after, 900 before, against one cfs_rq 0 -> 100):
+ * not tg->load_avg, so the replay takes no excess from it (tg_ksum 0).
+ * budget:50 at nr_cpus 2 then decides on 0 before: 100 * 200 > 0: writes.
+ * Read as tg->load_avg (900 before) it would hold back: 20000 > 45000? no.
+ */
+static void test_budget_split_record(void)
+{
+	const struct fl_tg_policy pol[] = { { FL_TG_BUDGET, 50 } };
+	struct fa_event ev[] = {
+		upd_t(1 * MS, 0, 0, 100, 0, true, 1000, FL_SINCE_NEVER, FL_TG_STOCK, 0, 2),
+	};
+	struct run x;
+
+	ev[0].u.tg_update.split_dom = 1;	/* domain 0 */
+	run(&x, pol, 1, ev, 1);
+	is_u64(fig(&x, 0)->writes, 1, "budget:50 on a split-layout record: no excess taken from its domain counter: writes");
+	done(&x);
+}
+
+/*
  * A 6.7+ kernel's stock (recorded with its rate-limit gate, 1000 us):
  *   r1 1.0 ms, never published, load 100, contrib 0: writes.
  *   r2 1.5 ms, since 0.5 ms, load 200, contrib 100: |delta| 100 > 100/64
@@ -562,6 +583,7 @@ int main(void)
 	test_fixed_and_switches();
 	test_ratelimit_clock();
 	test_budget_tg_load();
+	test_budget_split_record();
 	test_stock_gate();
 	test_reads();
 	test_reads_bad_and_segment_end();

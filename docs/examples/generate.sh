@@ -215,15 +215,18 @@ cat <<'EOF'
 One row per tg policy: the mean over its rounds ± the standard deviation
 in % of the mean; "vs stock" is the change of writes/s. write% (writes per
 attempt) does not depend on how busy a run was; writes/s and switches/s
-do. "shares" is the headline error ('-' here: this recording has no
+do. "xnode tr/s" is the coherence model's cross-node transfers of the
+groups' lines per second (reads included; under a split tg_layout every
+domain's line). "shares" is the headline error ('-' here: this recording has no
 tg_read records), |E| the accumulated error in load units, "rel" |E| over
 the sum of the loads, the starred columns the workload's own throughput
 (what it wrote to $FAIRLAB_METRICS), "lost" the events lost.
 
 The verdict counts a difference only beyond the round-to-round spread
 (Welch's one-sided t-test at 5%): Pareto-optimal policies (no other has
-fewer writes and a smaller error), dominated ones, and those the spread
-cannot tell apart. Its error is the headline, the time-weighted mean
+a lower cost and a smaller error), dominated ones, and those the spread
+cannot tell apart, once for each cost: modeled cross-node transfers/s
+first, then writes/s and writes per attempt. Its error is the headline, the time-weighted mean
 shares error; a run where some policy has none (here: no tg_read records)
 falls back to mean |E| and says so. verdict-load.txt is the same verdict
 by mean |E| always; pareto-policies.png draws both (shares error above,

@@ -30,6 +30,11 @@ row_sh() {
 	row "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" |
 		awk -F'\t' -v OFS='\t' -v sh="$9" -v shsd="${10}" '{ $30 = sh; $31 = shsd; print }'
 }
+# row_x ... SH SD% XN SD%: row_sh with modeled cross-node transfers/s (columns 41-42)
+row_x() {
+	row_sh "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" "${10}" |
+		awk -F'\t' -v OFS='\t' -v x="${11}" -v xsd="${12}" '{ $41 = x; $42 = xsd; print }'
+}
 # verdict_of [AWK-ARGS]: the verdict of the rows on stdin (after a header), in $tmp/v
 verdict_of() {
 	{ printf 'policy\truns\n'; cat; } >"$tmp/t"
@@ -146,4 +151,28 @@ check "a row without the shares error: |E| for all, and the verdict says so" \
 rows_xs | verdict_of -v err=bogus 2>"$tmp/e"
 rc=$?
 check "err=bogus: exit 2 with a message" eval '[ "$rc" = 2 ] && grep -q "err must be shares or load" "$tmp/e"'
+
+# The cost the verdict weighs first: modeled cross-node transfers/s.
+# stock 500 +-1% (sd 5) against stock/node 100 +-1% (sd 1), 5 rounds
+# each: t = 400 / sqrt(25/5 + 1/5) = 175, lower beyond the spread; the
+# shares error 1.0 +-0 on both: exactly equal, no spread.  So stock/node
+# dominates stock by cross-node transfers, while by writes/s (1000 +-1%
+# both: equal means) neither is before the other: both Pareto-optimal.
+{
+	row_x stock 5 1000 1 5 10 60 2 1.0 0 500 1
+	row_x stock/node 5 1000 1 5 10 60 2 1.0 0 100 1
+} | verdict_of
+check "xnode: a verdict by modeled cross-node transfers, before the one by writes" \
+	eval 'test "$(grep -n "by modeled cross-node transfers/s:" "$tmp/v" | cut -d: -f1)" -lt "$(grep -n "by writes/s:" "$tmp/v" | cut -d: -f1)"'
+check "xnode: stock dominated by stock/node (fewer transfers, equal error)" \
+	eval 'line dominated "cross-node" | grep -q "stock (by stock/node)"'
+check "xnode: by writes/s, stock and stock/node both Pareto-optimal" \
+	eval 'line Pareto-optimal "writes/s" | grep -q "stock, stock/node"'
+# a table without the columns (an older analyze.sh): said, not guessed
+{
+	row_sh stock 5 1000 1 5 10 60 2 1.0 0
+	row_x stock/node 5 1000 1 5 10 60 2 1.0 0 100 1
+} | verdict_of
+check "xnode: a row without them: no verdict by them, and it says so" \
+	eval '! grep -q "by modeled cross-node" "$tmp/v" && grep -q "no modeled cross-node transfers in the table" "$tmp/v"'
 tap_end

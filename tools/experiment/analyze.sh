@@ -98,7 +98,12 @@ mapfile -t basef < <(files_of tg "$base")
 # the figures, in table order: compare metric, column header (appended
 # ones keep the columns verdict.awk reads: 3-4, 15-16, 27-28, 30-31)
 metrics="writes_per_s switches_per_s xnode_switches_per_s err_max_load err_mean_load err_rel_max_pct err_rel_mean_pct attempts_per_s skip_pct shares_err_mean_pct shares_err_p99_pct"
+# ... and after the workload and lost columns (41-46): the coherence
+# model's cross-node transfers of the groups' lines (every line a
+# tg_layout splits the sum into, reads included) and all its transfers
+xmetrics="coh_xnode_per_s coh_transfers_per_s"
 : >"$res/table.tsv.tmp"
+: >"$res/table.tsv.extra"
 for p in $policies; do
 	tag=$(echo "$p" | tr ':/' '-_')
 	mapfile -t newf < <(files_of tg "$p")
@@ -109,7 +114,7 @@ for p in $policies; do
 		continue
 	fi
 	# policy, runs, then per metric: new mean, new stddev %, change % vs base
-	awk -F, -v p="$p" -v ms="$metrics" '
+	awk -F, -v p="$p" -v ms="$metrics" -v xs="$xmetrics" -v extra="$res/table.tsv.extra" '
 		NR > 1 { mean[$1] = $5; sd[$1] = $6; chg[$1] = $4; runs = $8 }
 		END {
 			n = split(ms, m, " ")
@@ -117,13 +122,19 @@ for p in $policies; do
 			for (i = 1; i <= n; i++)
 				printf "\t%s\t%s\t%s", (m[i] in mean) ? mean[m[i]] : "", sd[m[i]], chg[m[i]]
 			printf "\n"
+			n = split(xs, m, " ")
+			printf "%s", p >>extra
+			for (i = 1; i <= n; i++)
+				printf "\t%s\t%s\t%s", (m[i] in mean) ? mean[m[i]] : "", sd[m[i]], chg[m[i]] >>extra
+			printf "\n" >>extra
 		}' "$res/compare/$tag.csv" >>"$res/table.tsv.tmp"
 done
 # the workload's own throughput (FAIRLAB_METRICS; not by the analyzer)
 awk -F'\t' '
 	function add(k, x) { if (x == "nan" || x == "") return; n[k]++; s[k] += x; q[k] += x * x }
 	function sdp(k,   m, v) { if (n[k] < 2) return 0; m = s[k] / n[k]; v = (q[k] - n[k] * m * m) / (n[k] - 1); if (v < 0) v = 0; return m ? 100 * sqrt(v) / m : 0 }
-	FNR == NR { if (FNR > 1 && $1 == "tg") { add($2 " hb", $5); add($2 " sn", $6); lost[$2] += $7 }; next }
+	FILENAME == ARGV[1] { if (FNR > 1 && $1 == "tg") { add($2 " hb", $5); add($2 " sn", $6); lost[$2] += $7 }; next }
+	FILENAME == ARGV[2] { x = $1; sub(/^[^\t]*/, ""); extra[x] = $0; next }
 	{
 		p = $1
 		printf "%s", $0
@@ -131,15 +142,17 @@ awk -F'\t' '
 			k = p (j ? " sn" : " hb")
 			if (n[k]) printf "\t%.1f\t%.3f", s[k] / n[k], sdp(k); else printf "\t\t"
 		}
-		printf "\t%d\n", lost[p]
-	}' "$tsv" "$res/table.tsv.tmp" >"$res/table.tsv.body"
+		printf "\t%d%s\n", lost[p], (p in extra) ? extra[p] : "\t\t\t\t\t\t"
+	}' "$tsv" "$res/table.tsv.extra" "$res/table.tsv.tmp" >"$res/table.tsv.body"
 {
 	printf 'policy\truns'
 	for m in $metrics; do printf '\t%s\t%s_stddev_pct\t%s_change_pct' "$m" "$m" "$m"; done
-	printf '\thackbench_msgs_per_s\thackbench_stddev_pct\tstressng_ops_per_s\tstressng_stddev_pct\tlost_events\n'
+	printf '\thackbench_msgs_per_s\thackbench_stddev_pct\tstressng_ops_per_s\tstressng_stddev_pct\tlost_events'
+	for m in $xmetrics; do printf '\t%s\t%s_stddev_pct\t%s_change_pct' "$m" "$m" "$m"; done
+	printf '\n'
 	cat "$res/table.tsv.body"
 } >"$res/table.tsv"
-rm -f "$res/table.tsv.tmp" "$res/table.tsv.body"
+rm -f "$res/table.tsv.tmp" "$res/table.tsv.body" "$res/table.tsv.extra"
 
 # text table: LKP style "mean ±stddev%" cells
 awk -F'\t' -v base="$base" '
@@ -163,14 +176,14 @@ awk -F'\t' -v base="$base" '
 		share = ($27 == "") ? "-" : sprintf("%.1f", 100 - $27)
 		if ($27 != "" && $2 > 1 && 100 - $27 > 0)
 			share = share sprintf(" ±%.0f%%", $27 * $28 / (100 - $27))
-		row[NR] = sprintf("%-15s %4s  %-14s %8s  %-11s %-14s %-14s %-16s %-16s %-12s %-12s %-12s %-12s %-14s %-14s %5s",
-			$1, $2, w, chg, share, cell(6), cell(9), cell(30), cell(33),
+		row[NR] = sprintf("%-15s %4s  %-14s %8s  %-11s %-14s %-14s %-14s %-16s %-16s %-12s %-12s %-12s %-12s %-14s %-14s %5s",
+			$1, $2, w, chg, share, cell(6), cell(9), cell(41), cell(30), cell(33),
 			cell(12), cell(15), cell(18), cell(21), cell(36), cell(38), $40)
 		nr = NR
 	}
 	END {
-		printf "%-15s %4s  %-14s %8s  %-11s %-14s %-14s %-16s %-16s %-12s %-12s %-12s %-12s %-14s %-14s %5s\n",
-			"tg_policy", "runs", "writes/s", "vs " base, "write%", "switches/s", "xnode sw/s",
+		printf "%-15s %4s  %-14s %8s  %-11s %-14s %-14s %-14s %-16s %-16s %-12s %-12s %-12s %-12s %-14s %-14s %5s\n",
+			"tg_policy", "runs", "writes/s", "vs " base, "write%", "switches/s", "xnode sw/s", "xnode tr/s",
 			"shares mean %tgs", "shares p99 %tgs",
 			"|E|max", "|E|mean", "rel max %", "rel mean %", "hackbench/s*", "fork+exec/s*", "lost"
 		for (i = 2; i <= nr; i++) print row[i]
@@ -184,7 +197,9 @@ awk -F'\t' -v base="$base" '
 	echo "cfs_rq-time (tg_read records; fairlab report --help);"
 	echo "|E| = accumulated error tg->load_avg - sum(load) in load units (max, time-weighted mean"
 	echo "per group), rel = |E|/sum(load); write% = writes per tg_update attempt (100 - skip%), which does"
-	echo "not depend on how busy a run was.  * the workload's own throughput (what it wrote to"
+	echo "not depend on how busy a run was; xnode tr/s = cross-node transfers of the groups' lines per second"
+	echo "in fairlab's coherence model (a lower bound: reads included, and every line a tg_layout splits"
+	echo "the sum into: the cost the verdict weighs first).  * the workload's own throughput (what it wrote to"
 	echo "\$FAIRLAB_METRICS), not measured by fairlab; make demo's: hackbench messages/s (-g 2 -f 4 -l 20"
 	echo "in a loop) and stress-ng fork+exec bogo ops/s, measured in the guest."
 } >>"$res/table.txt"

@@ -10,7 +10,14 @@
 # and %change for each figure; writes_per_s is columns 3-4, err_mean_load
 # (time-weighted mean |E|) 15-16, skip_pct 27-28 (writes per attempt =
 # 100 - skip%, same stddev), shares_err_mean_pct (time-weighted mean
-# shares error, % of tg->shares: the headline error) 30-31.
+# shares error, % of tg->shares: the headline error) 30-31, and
+# coh_xnode_per_s (the coherence model's cross-node transfers of the
+# groups' lines per second: reads included, and every line a tg_layout
+# splits a group's sum into) 41-42.
+#
+# The cost: modeled cross-node transfers/s first, when every row has
+# them (tables of older analyze.sh have not: that verdict is left out and
+# it says so), then writes/s and writes per attempt.
 #
 # The error figure: err=shares (the default) uses the shares error, the
 # headline, when every row has it; a table without it in some row (a
@@ -105,6 +112,12 @@ $3 != "" && $15 != "" && $27 != "" {
 	m["ws", x] = $3 + 0;       s["ws", x] = ($3 + 0) * ($4 + 0) / 100
 	m["load", x] = $15 + 0;    s["load", x] = ($15 + 0) * ($16 + 0) / 100
 	m["wa", x] = 100 - $27;    s["wa", x] = ($27 + 0) * ($28 + 0) / 100
+	if ($41 == "" || $41 == "nan")
+		noxnode = 1
+	else {
+		m["xs", x] = $41 + 0
+		s["xs", x] = ($41 + 0) * ($42 + 0) / 100
+	}
 	if ($30 == "" || $30 == "nan")
 		noshares = noshares (noshares == "" ? "" : ", ") x
 	else {
@@ -129,8 +142,9 @@ END {
 		m["e", p[i]] = m[err, p[i]]
 		s["e", p[i]] = s[err, p[i]]
 	}
-	print "Verdict: Pareto-optimal policies of this run: no other policy has fewer writes and a smaller"
-	print "error, each beyond the round-to-round spread (Welch's one-sided t-test at 5% on the rounds;"
+	print "Verdict: Pareto-optimal policies of this run: no other policy has a lower cost (modeled cross-node"
+	print "transfers, or writes) and a smaller error, each beyond the round-to-round spread"
+	print "(Welch's one-sided t-test at 5% on the rounds;"
 	print "or exactly equal, with no spread); \"not distinguishable\": an order of the means that the"
 	print "spread does not confirm."
 	if (err == "shares")
@@ -141,6 +155,10 @@ END {
 		print fell
 	if (few)
 		print "  (fewer than 2 rounds for some policy: no spread, so nothing is confirmed for it)"
+	if (noxnode)
+		print "  (no modeled cross-node transfers in the table: no verdict by them)"
+	else
+		verdict("xs", "by modeled cross-node transfers/s:")
 	verdict("ws", "by writes/s:")
 	verdict("wa", "by writes per attempt:")
 }

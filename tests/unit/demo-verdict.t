@@ -138,6 +138,23 @@ check "a row without the shares error: |E| for all, and the verdict says so" \
 		eval '[ "$(cut -f3,4 "$tmp/res/plots/pareto-front-sh-ws.tsv" | tr "\t\n" ":,")" = "Y:1,X:-1," ]'
 	check "pareto-plot: |E| frontier = verdict-load.txt's optimal (X dominated by Y)" \
 		eval '[ "$(cut -f3 "$tmp/res/plots/pareto-front-ws.tsv" | tr "\n" ,)" = "Y,stock," ]'
+	# with modeled cross-node transfers (columns 41-42): a third column of
+	# panels, its frontier the verdict's by them.  stock/node: fewer
+	# transfers (100 against stock's 500), equal shares error with no
+	# spread: it alone is optimal by transfers (row_x's case above).
+	mkdir -p "$tmp/xs"
+	{
+		printf 'policy\truns\n'
+		row_x stock 5 1000 1 5 10 60 2 1.0 0 500 1
+		row_x stock/node 5 1000 1 5 10 60 2 1.0 0 100 1
+	} >"$tmp/xs/table.tsv"
+	awk -F'\t' -f "$top/tools/experiment/verdict.awk" "$tmp/xs/table.tsv" >"$tmp/xs/verdict.txt"
+	bash "$top/tools/experiment/pareto-plot.sh" "$tmp/xs"
+	check "pareto-plot: cross-node transfers' frontier = the verdict's optimal (stock/node alone)" \
+		eval '[ "$(cut -f1,3 "$tmp/xs/plots/pareto-front-sh-xs.tsv" | tr "\t\n" ":,")" = "100:stock/node," ]'
+	check "pareto-plot: three columns of panels" grep -q "set multiplot layout 2,3" "$tmp/xs/plots/pareto-policies.gp"
+	check "pareto-plot: no cross-node columns, two columns of panels" \
+		grep -q "set multiplot layout 2,2" "$tmp/res/plots/pareto-policies.gp"
 	# one policy: every frontier has one point, labelled above only
 	mkdir -p "$tmp/one"
 	{ printf 'policy\truns\n'; row stock 2 475 0 6.8 0 47 0; } >"$tmp/one/table.tsv"

@@ -167,6 +167,22 @@ int fa_coh_share(struct fa_coh_line *l, s32 cpu);
 int fa_coh_write_shared(struct fa_coh_line *l, const struct fa_coh_topo *t,
 			const struct fa_coh_cpu *c, enum fa_coh_dist *dist,
 			struct fa_coh_src *src);
+
+/*
+ * fa_coh_share() inline where the sharers already have @cpu's word (all
+ * but a line's first sharing past a multiple of 64 CPUs): the what-if
+ * replay shares a line per policy at most reads after a write.
+ */
+static inline int fa_coh_share_in(struct fa_coh_line *l, s32 cpu)
+{
+	u32 w = (u32)cpu / 64;
+
+	if (w >= l->nw)
+		return fa_coh_share(l, cpu);
+	l->sharers[w] |= 1ull << (cpu % 64);
+	l->shared = true;
+	return 0;
+}
 /* A read by a CPU without a copy of a line others hold Shared (NEAREST). */
 int fa_coh_read_shared(struct fa_coh_line *l, const struct fa_coh_topo *t,
 		       const struct fa_coh_cpu *c, enum fa_coh_dist *dist,
@@ -206,12 +222,12 @@ fa_coh_access_by(struct fa_coh_line *l, const struct fa_coh_topo *t,
 				return 0;
 			if (t->miss == FA_COH_MISS_NEAREST && l->shared)
 				return fa_coh_read_shared(l, t, c, dist, src);
-			return fa_coh_share(l, cpu);
+			return fa_coh_share_in(l, cpu);
 		}
 		*dist = fa_coh_dist_to(t, o, c);	/* another CPU modified it */
 		if (*dist == FA_COH_UNKNOWN)
 			fa_coh_src_one(src, o);
-		if (fa_coh_share(l, o) || fa_coh_share(l, cpu))
+		if (fa_coh_share_in(l, o) || fa_coh_share_in(l, cpu))
 			return -1;
 		l->owner = -1;
 		return 1;

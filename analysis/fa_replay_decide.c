@@ -51,9 +51,9 @@ static const struct fl_tg_rule *recorded_rule(struct rp_part *pt,
  * (fa_writer_switch()); one of unknown distance is kept for
  * fa_replay_switch_resolve(), as the engine keeps its own.
  */
-static inline void count_switch(const struct fa_engine *e, struct rp_part *pt,
-				struct rp_pol *rp, u32 p, s32 from, s32 to,
-				int n_to)
+static __attribute__((always_inline)) inline void
+count_switch(const struct fa_engine *e, struct rp_part *pt, struct rp_pol *rp,
+	     u32 p, s32 from, s32 to, int n_to)
 {
 	if (from < 0)
 		return;
@@ -114,11 +114,19 @@ static void set_rules(struct fa_replay *r, struct rp_part *pt,
 static __attribute__((always_inline)) inline void
 coh(const struct fa_replay *r, struct rp_part *pt, struct rp_pol *rp, u32 p,
     struct fa_coh_line *l, const struct fa_coh_topo *topo,
-    const struct fa_coh_cpu *c, bool write, struct fa_cont_line *cl, u64 ts)
+    const struct fa_coh_cpu *c, bool write, struct fa_cont_line *cl, u64 ts,
+    const struct fa_coh_near *near)
 {
 	enum fa_coh_dist d = FA_COH_UNKNOWN;
 	struct fa_coh_src src;
-	int k = fa_coh_access_by(l, topo, c, write, &d, &src);
+	/*
+	 * A write to a line Shared by CPUs below 64 (after reads, the usual
+	 * write): by the writer's fa_coh_near, worked out once per record.
+	 */
+	int k = write && l->shared && l->owner < 0 && l->nw == 1 &&
+		(u32)c->cpu < 64 ?
+		fa_coh_write_near(l, c, near, &d, &src) :
+		fa_coh_access_by(l, topo, c, write, &d, &src);
 
 	if (k < 0) {
 		pt->nomem = true;
@@ -199,7 +207,7 @@ replay_range(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 			/* the policy's own read, before it decides (fa_policy_reads_line()) */
 			if (!resync)
 				coh(r, pt, rp, p, &q->line, &topo, &who, false,
-				    cont ? &cont[p] : NULL, ts);
+				    cont ? &cont[p] : NULL, ts, NULL);
 		}
 		if (range == RP_GATED ||
 		    (range == RP_ANY && fl_tg_rule_needs_clock(&rule)))
@@ -227,7 +235,7 @@ replay_range(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 				rp_lay_write(r, pt, t, p, x, in.delta);
 			else
 				coh(r, pt, rp, p, &q->line, &topo, &who, true,
-				    cont ? &cont[p] : NULL, ts);
+				    cont ? &cont[p] : NULL, ts, &x->near);
 		}
 		if (err != q->err || changed_load) {
 			struct fa_err_val v;
@@ -389,7 +397,7 @@ replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 					  add_w(tla, sub_w(gp[p].err, kerr)), &used);
 		else
 			coh(r, pt, rp, p, &gp[p].line, &topo, &who, false,
-			    cont ? &cont[p] : NULL, ts);
+			    cont ? &cont[p] : NULL, ts, NULL);
 		if (spans) {
 			/* ideal >= FA_MIN_SHARES: a relative error always */
 			if (abs)

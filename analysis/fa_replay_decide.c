@@ -385,10 +385,13 @@ replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 		shc[h].x = last_x;
 		valid = 1u << h;
 	}
-	for (p = pt->lo; p < pt->hi; p++) {
-		struct rp_pol *rp = &pol[p];
-		struct rp_rd *q = &rd[p];
-		struct rp_gs *g = &gs[p];
+	/* pointers stepped per policy: indexing five arrays costs more */
+	struct rp_pol *rp = &pol[pt->lo];
+	struct rp_rd *q = &rd[pt->lo];
+	struct rp_gs *g = &gs[pt->lo];
+	const u32 hi = pt->hi;
+
+	for (p = pt->lo; p < hi; p++, rp++, q++, g++) {
 		s64 ptla, pcon, given, xp, used;
 		bool hit = false;
 

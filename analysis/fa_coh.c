@@ -143,6 +143,20 @@ static bool holders(struct fa_coh_line *l, const struct fa_coh_topo *t,
 	return others;
 }
 
+void fa_coh_near_of(struct fa_coh_near *n, const struct fa_coh_topo *t,
+		    const struct fa_coh_cpu *who)
+{
+	s32 c;
+
+	n->d[FA_COH_LLC] = n->d[FA_COH_NODE] = n->d[FA_COH_XNODE] = 0;
+	for (c = 0; c < 64; c++) {
+		enum fa_coh_dist d = fa_coh_dist_to(t, c, who);
+
+		if (d != FA_COH_UNKNOWN)
+			n->d[d] |= 1ull << c;
+	}
+}
+
 /* A transfer's distance from holders(): unknown while one is not placed. */
 static int transfer(const struct fa_coh_src *s, bool others,
 		    enum fa_coh_dist *dist)

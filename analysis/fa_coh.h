@@ -162,11 +162,40 @@ enum fa_coh_dist fa_coh_src_dist(const struct fa_coh_topo *t, s32 to,
 				 enum fa_coh_dist known, const s32 *from, u32 n,
 				 bool nearest);
 
+/*
+ * Where CPUs 0-63 are seen from one CPU: d[k], those at known distance k
+ * (fa_coh_dist_to() of each), the rest unknown.  Worked out once for a
+ * CPU that writes many lines (the what-if replay: a line per policy), it
+ * makes a write to a Shared line a few mask operations
+ * (fa_coh_write_near()) instead of a walk over its sharers.
+ */
+struct fa_coh_near {
+	u64 d[FA_COH_UNKNOWN];
+};
+void fa_coh_near_of(struct fa_coh_near *n, const struct fa_coh_topo *t,
+		    const struct fa_coh_cpu *who);
+
 /* Out of line: a CPU added to the sharers (-1: no memory); a write to a Shared line. */
 int fa_coh_share(struct fa_coh_line *l, s32 cpu);
 int fa_coh_write_shared(struct fa_coh_line *l, const struct fa_coh_topo *t,
 			const struct fa_coh_cpu *c, enum fa_coh_dist *dist,
 			struct fa_coh_src *src);
+
+/*
+ * fa_coh_share() inline where the sharers already have @cpu's word (all
+ * but a line's first sharing past a multiple of 64 CPUs): the what-if
+ * replay shares a line per policy at most reads after a write.
+ */
+static inline int fa_coh_share_in(struct fa_coh_line *l, s32 cpu)
+{
+	u32 w = (u32)cpu / 64;
+
+	if (w >= l->nw)
+		return fa_coh_share(l, cpu);
+	l->sharers[w] |= 1ull << (cpu % 64);
+	l->shared = true;
+	return 0;
+}
 /* A read by a CPU without a copy of a line others hold Shared (NEAREST). */
 int fa_coh_read_shared(struct fa_coh_line *l, const struct fa_coh_topo *t,
 		       const struct fa_coh_cpu *c, enum fa_coh_dist *dist,
@@ -206,12 +235,12 @@ fa_coh_access_by(struct fa_coh_line *l, const struct fa_coh_topo *t,
 				return 0;
 			if (t->miss == FA_COH_MISS_NEAREST && l->shared)
 				return fa_coh_read_shared(l, t, c, dist, src);
-			return fa_coh_share(l, cpu);
+			return fa_coh_share_in(l, cpu);
 		}
 		*dist = fa_coh_dist_to(t, o, c);	/* another CPU modified it */
 		if (*dist == FA_COH_UNKNOWN)
 			fa_coh_src_one(src, o);
-		if (fa_coh_share(l, o) || fa_coh_share(l, cpu))
+		if (fa_coh_share_in(l, o) || fa_coh_share_in(l, cpu))
 			return -1;
 		l->owner = -1;
 		return 1;
@@ -224,6 +253,46 @@ fa_coh_access_by(struct fa_coh_line *l, const struct fa_coh_topo *t,
 	*dist = fa_coh_dist_to(t, o, c);		/* invalidates o's copy */
 	if (*dist == FA_COH_UNKNOWN)
 		fa_coh_src_one(src, o);
+	return 1;
+}
+
+/*
+ * fa_coh_access_by()'s write by @c, 0 <= @c->cpu < 64, to a line Shared
+ * by CPUs below 64 only and Modified by none (l->shared, l->nw == 1,
+ * l->owner < 0), with @near @c's fa_coh_near: what fa_coh_write_shared()
+ * does (the same distance, the same unplaced holders in *@src, in CPU
+ * order) without visiting each holder.
+ */
+static inline int fa_coh_write_near(struct fa_coh_line *l,
+				    const struct fa_coh_cpu *c,
+				    const struct fa_coh_near *near,
+				    enum fa_coh_dist *dist,
+				    struct fa_coh_src *src)
+{
+	u64 m = l->sharers[0] & ~(1ull << c->cpu), unk;
+
+	l->sharers[0] = 0;
+	l->shared = false;
+	l->owner = c->cpu;
+	if (!m)
+		return 0;
+	/* the farthest holder placed (fa_coh_farther()) */
+	src->known = m & near->d[FA_COH_XNODE] ? FA_COH_XNODE :
+		     m & near->d[FA_COH_NODE] ? FA_COH_NODE :
+		     m & near->d[FA_COH_LLC] ? FA_COH_LLC : FA_COH_UNKNOWN;
+	src->n = 0;
+	src->over = false;
+	src->nearest = false;
+	unk = m & ~(near->d[FA_COH_LLC] | near->d[FA_COH_NODE] |
+		    near->d[FA_COH_XNODE]);
+	for (; unk; unk &= unk - 1) {
+		if (src->n == FA_COH_SRC_MAX) {
+			src->over = true;
+			break;
+		}
+		src->cpu[src->n++] = __builtin_ctzll(unk);
+	}
+	*dist = src->n || src->over ? FA_COH_UNKNOWN : src->known;
 	return 1;
 }
 

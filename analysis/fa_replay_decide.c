@@ -51,9 +51,9 @@ static const struct fl_tg_rule *recorded_rule(struct rp_part *pt,
  * (fa_writer_switch()); one of unknown distance is kept for
  * fa_replay_switch_resolve(), as the engine keeps its own.
  */
-static inline void count_switch(const struct fa_engine *e, struct rp_part *pt,
-				struct rp_pol *rp, u32 p, s32 from, s32 to,
-				int n_to)
+static __attribute__((always_inline)) inline void
+count_switch(const struct fa_engine *e, struct rp_part *pt, struct rp_pol *rp,
+	     u32 p, s32 from, s32 to, int n_to)
 {
 	if (from < 0)
 		return;
@@ -73,6 +73,15 @@ static inline void count_switch(const struct fa_engine *e, struct rp_part *pt,
 		fa_pending_add(&pt->pend, e, p, p, from, to);
 		break;
 	}
+}
+
+/*
+ * No policy's layout split (rp_tg.lay) and no contention term (rp_tg.cont):
+ * the replay's loops in a copy without their tests.
+ */
+static inline bool rp_plain(const struct fa_replay *r)
+{
+	return !r->split && !r->cont_on;
 }
 
 /* The rules of this record: made for its nr_cpus, "recorded" its own. */
@@ -105,11 +114,19 @@ static void set_rules(struct fa_replay *r, struct rp_part *pt,
 static __attribute__((always_inline)) inline void
 coh(const struct fa_replay *r, struct rp_part *pt, struct rp_pol *rp, u32 p,
     struct fa_coh_line *l, const struct fa_coh_topo *topo,
-    const struct fa_coh_cpu *c, bool write, struct fa_cont_line *cl, u64 ts)
+    const struct fa_coh_cpu *c, bool write, struct fa_cont_line *cl, u64 ts,
+    const struct fa_coh_near *near)
 {
 	enum fa_coh_dist d = FA_COH_UNKNOWN;
 	struct fa_coh_src src;
-	int k = fa_coh_access_by(l, topo, c, write, &d, &src);
+	/*
+	 * A write to a line Shared by CPUs below 64 (after reads, the usual
+	 * write): by the writer's fa_coh_near, worked out once per record.
+	 */
+	int k = write && l->shared && l->owner < 0 && l->nw == 1 &&
+		(u32)c->cpu < 64 ?
+		fa_coh_write_near(l, c, near, &d, &src) :
+		fa_coh_access_by(l, topo, c, write, &d, &src);
 
 	if (k < 0) {
 		pt->nomem = true;
@@ -135,7 +152,7 @@ static __attribute__((always_inline)) inline void
 replay_range(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 	     struct rp_cp *cp,
 	     struct rp_tg *t, u32 lo, u32 hi, const u32 range,
-	     const bool spans, const bool rel)
+	     const bool spans, const bool rel, const bool plain)
 {
 	/*
 	 * The record's values in locals: the stores below go through
@@ -157,6 +174,9 @@ replay_range(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 					  r->e->cfg.coh_miss };
 	const struct fa_coh_cpu who = fa_coh_cpu(&topo, x->cpu);
 	struct fl_tg_input in = x->in;
+	/* loaded once: the stores below may alias t for the compiler */
+	struct fa_cont_line *cont = plain ? NULL : t->cont;
+	const u64 ts = x->ts;
 	u32 p;
 
 	for (p = lo; p < hi; p++) {
@@ -179,7 +199,7 @@ replay_range(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 		}
 		in.delta = sub_w(load, rc);
 		in.contrib = (u64)rc;
-		if (reads_tg_load && rp->split) {
+		if (reads_tg_load && !plain && rp->split) {
 			/* the writer's domain counter (fa_layout.h) */
 			in.tg_load_avg = rp_lay_decide_read(r, pt, t, p, x, !resync);
 		} else if (reads_tg_load) {
@@ -187,7 +207,7 @@ replay_range(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 			/* the policy's own read, before it decides (fa_policy_reads_line()) */
 			if (!resync)
 				coh(r, pt, rp, p, &q->line, &topo, &who, false,
-				    t->cont ? &t->cont[p] : NULL, x->ts);
+				    cont ? &cont[p] : NULL, ts, NULL);
 		}
 		if (range == RP_GATED ||
 		    (range == RP_ANY && fl_tg_rule_needs_clock(&rule)))
@@ -211,11 +231,11 @@ replay_range(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 				count_switch(r->e, pt, rp, p, q->last_writer, cpu, node);
 				q->last_writer = cpu;
 			}
-			if (rp->split)
+			if (!plain && rp->split)
 				rp_lay_write(r, pt, t, p, x, in.delta);
 			else
 				coh(r, pt, rp, p, &q->line, &topo, &who, true,
-				    t->cont ? &t->cont[p] : NULL, x->ts);
+				    cont ? &cont[p] : NULL, ts, &x->near);
 		}
 		if (err != q->err || changed_load) {
 			struct fa_err_val v;
@@ -239,19 +259,38 @@ replay_range(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 /* Every policy of part @pt on one record, range by range (replay_range()). */
 static __attribute__((always_inline)) inline void
 replay_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
-	   struct rp_cp *cp, struct rp_tg *t, const bool spans, const bool rel)
+	   struct rp_cp *cp, struct rp_tg *t, const bool spans, const bool rel,
+	   const bool plain)
 {
 	const u32 *g = pt->range;
 
 	if (!pt->shapes_ok) {
-		replay_range(r, pt, x, cp, t, pt->lo, pt->hi, RP_ANY, spans, rel);
+		replay_range(r, pt, x, cp, t, pt->lo, pt->hi, RP_ANY, spans, rel, plain);
 		return;
 	}
-	replay_range(r, pt, x, cp, t, g[RP_SCALED], g[RP_SCALED + 1], RP_SCALED, spans, rel);
-	replay_range(r, pt, x, cp, t, g[RP_ABOVE], g[RP_ABOVE + 1], RP_ABOVE, spans, rel);
-	replay_range(r, pt, x, cp, t, g[RP_GATED], g[RP_GATED + 1], RP_GATED, spans, rel);
-	replay_range(r, pt, x, cp, t, g[RP_BUDGET], g[RP_BUDGET + 1], RP_BUDGET, spans, rel);
-	replay_range(r, pt, x, cp, t, g[RP_ANY], g[RP_ANY + 1], RP_ANY, spans, rel);
+	replay_range(r, pt, x, cp, t, g[RP_SCALED], g[RP_SCALED + 1], RP_SCALED, spans, rel, plain);
+	replay_range(r, pt, x, cp, t, g[RP_ABOVE], g[RP_ABOVE + 1], RP_ABOVE, spans, rel, plain);
+	replay_range(r, pt, x, cp, t, g[RP_GATED], g[RP_GATED + 1], RP_GATED, spans, rel, plain);
+	replay_range(r, pt, x, cp, t, g[RP_BUDGET], g[RP_BUDGET + 1], RP_BUDGET, spans, rel, plain);
+	replay_range(r, pt, x, cp, t, g[RP_ANY], g[RP_ANY + 1], RP_ANY, spans, rel, plain);
+}
+
+/*
+ * One record's shares by a policy's E - contrib (replay_read_all()): the
+ * slot of @x in a direct-mapped table of RP_SHC.  The low bits of E -
+ * contrib spread well enough (a 373 k-record file generated from
+ * analyzer-policies.dat: 8 slots leave 73% of the divisions that the
+ * previous policy's value alone leaves).
+ */
+#define RP_SHC 8
+struct rp_shc {
+	s64 x;
+	struct fa_err_val v;
+};
+
+static inline u32 rp_shc_slot(s64 x)
+{
+	return (u32)x & (RP_SHC - 1);
 }
 
 /* The shares error of @given (fa_shares_val(), or its relative parts only). */
@@ -301,7 +340,7 @@ shares_point(struct rp_pol *rp, struct rp_rd *q, const struct fa_err_val *v,
 static __attribute__((always_inline)) inline void
 replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 		const bool spans, const bool cseen, const bool timed,
-		const bool abs)
+		const bool abs, const bool plain)
 {
 	struct rp_tg *t = &r->tg[x->tg];
 	struct rp_rd *rd = &t->rd[(size_t)x->cfs * r->npol];
@@ -309,6 +348,9 @@ replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 	struct rp_gp *gp = t->gp;
 	struct rp_gs *gs = t->gs;
 	struct rp_pol *pol = r->pol;
+	/* loaded once: the stores below may alias t for the compiler */
+	struct fa_cont_line *cont = plain ? NULL : t->cont;
+	const u64 ts = x->ts;
 	const s64 tla = x->rd_tla, kerr = x->rd_kerr, ideal = x->rd_ideal;
 	const s64 rcon = x->rd_contrib, kcon = x->contrib;
 	const s64 load = x->rd_load, tg_shares = x->rd_tg_shares;
@@ -326,25 +368,39 @@ replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 	 * worked out, the recording's own to begin with.
 	 */
 	s64 last_x = sub_w(kerr, kcon);
-	struct fa_err_val v;
+	/*
+	 * And policies that are not next to each other often agree too (a
+	 * shape's loop, then the next shape's): the shares of this record
+	 * by E - contrib, a few of them, direct-mapped (RP_SHC).
+	 */
+	struct rp_shc shc[RP_SHC];
+	const struct fa_err_val *v = &shc[rp_shc_slot(last_x)].v;
+	u32 valid = 0;
+	/* pointers stepped per policy: indexing five arrays costs more */
+	struct rp_pol *rp = &pol[pt->lo];
+	struct rp_rd *q = &rd[pt->lo];
+	struct rp_gs *g = &gs[pt->lo];
+	const u32 hi = pt->hi;
 	u32 p;
 
 	/* an untimed group has no ideal (nor a checked tg_shares) */
-	if (timed)
-		fa_shares_val(&v, sub_w(shares, ideal), ideal, tg_shares);
-	for (p = pt->lo; p < pt->hi; p++) {
-		struct rp_pol *rp = &pol[p];
-		struct rp_rd *q = &rd[p];
-		struct rp_gs *g = &gs[p];
+	if (timed) {
+		u32 h = rp_shc_slot(last_x);
+
+		fa_shares_val(&shc[h].v, sub_w(shares, ideal), ideal, tg_shares);
+		shc[h].x = last_x;
+		valid = 1u << h;
+	}
+	for (p = pt->lo; p < hi; p++, rp++, q++, g++) {
 		s64 ptla, pcon, given, xp, used;
 		bool hit = false;
 
-		if (rp->split)
+		if (!plain && rp->split)
 			hit = rp_lay_read(r, pt, t, p, x,
 					  add_w(tla, sub_w(gp[p].err, kerr)), &used);
 		else
 			coh(r, pt, rp, p, &gp[p].line, &topo, &who, false,
-			    t->cont ? &t->cont[p] : NULL, x->ts);
+			    cont ? &cont[p] : NULL, ts, NULL);
 		if (spans) {
 			/* ideal >= FA_MIN_SHARES: a relative error always */
 			if (abs)
@@ -356,7 +412,7 @@ replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 		if (!timed)
 			continue;
 		pcon = cseen ? add_w(rcon, sub_w(cp[p].contrib, kcon)) : rcon;
-		if (hit) {
+		if (!plain && hit) {
 			/* the domain's cached sum, stale: this policy's own */
 			struct fa_err_val vh;
 
@@ -368,12 +424,19 @@ replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 		/* its E - contrib: the kernel's when the cfs_rq is not seen yet */
 		xp = cseen ? sub_w(gp[p].err, cp[p].contrib) : sub_w(gp[p].err, kcon);
 		if (xp != last_x) {
+			u32 h = rp_shc_slot(xp);
+
 			last_x = xp;
-			ptla = add_w(tla, sub_w(gp[p].err, kerr));
-			given = fa_calc_group_shares(ptla, pcon, load, tg_shares);
-			shares_of(&v, given, ideal, tg_shares, abs);
+			v = &shc[h].v;
+			if (!((valid >> h) & 1) || shc[h].x != xp) {
+				ptla = add_w(tla, sub_w(gp[p].err, kerr));
+				given = fa_calc_group_shares(ptla, pcon, load, tg_shares);
+				shares_of(&shc[h].v, given, ideal, tg_shares, abs);
+				shc[h].x = xp;
+				valid |= 1u << h;
+			}
 		}
-		shares_point(rp, q, &v, abs);
+		shares_point(rp, q, v, abs);
 	}
 }
 
@@ -385,26 +448,34 @@ replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
  */
 static __attribute__((always_inline)) inline void
 replay_read_abs(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
-		const bool abs)
+		const bool abs, const bool plain)
 {
 	if (!x->rd_timed)
-		x->rd_dt ? replay_read_all(r, pt, x, true, false, false, abs) :
-			   replay_read_all(r, pt, x, false, false, false, abs);
+		x->rd_dt ? replay_read_all(r, pt, x, true, false, false, abs, plain) :
+			   replay_read_all(r, pt, x, false, false, false, abs, plain);
 	else if (x->cseen)
-		x->rd_dt ? replay_read_all(r, pt, x, true, true, true, abs) :
-			   replay_read_all(r, pt, x, false, true, true, abs);
+		x->rd_dt ? replay_read_all(r, pt, x, true, true, true, abs, plain) :
+			   replay_read_all(r, pt, x, false, true, true, abs, plain);
 	else
-		x->rd_dt ? replay_read_all(r, pt, x, true, false, true, abs) :
-			   replay_read_all(r, pt, x, false, false, true, abs);
+		x->rd_dt ? replay_read_all(r, pt, x, true, false, true, abs, plain) :
+			   replay_read_all(r, pt, x, false, false, true, abs, plain);
 }
 
+/*
+ * plain: no policy's layout is split and no contention term is kept
+ * (rp_plain()), the usual run: their tests fold out of the loops.
+ */
 static void replay_read(struct fa_replay *r, struct rp_part *pt,
 			const struct rp_rec *x)
 {
+	const bool plain = rp_plain(r);
+
 	if (r->sh_abs)
-		replay_read_abs(r, pt, x, true);
+		plain ? replay_read_abs(r, pt, x, true, true) :
+			replay_read_abs(r, pt, x, true, false);
 	else
-		replay_read_abs(r, pt, x, false);
+		plain ? replay_read_abs(r, pt, x, false, true) :
+			replay_read_abs(r, pt, x, false, false);
 }
 
 void rp_replay_rec(struct fa_replay *r, struct rp_part *pt,
@@ -433,12 +504,21 @@ void rp_replay_rec(struct fa_replay *r, struct rp_part *pt,
 		for (p = pt->lo; p < pt->hi; p++)
 			cp[p].pub = FL_SINCE_NEVER;
 	}
-	if (x->spans)
-		r->rel ? replay_all(r, pt, x, cp, t, true, true) :
-			 replay_all(r, pt, x, cp, t, true, false);
-	else
-		r->rel ? replay_all(r, pt, x, cp, t, false, true) :
-			 replay_all(r, pt, x, cp, t, false, false);
+	if (rp_plain(r)) {
+		if (x->spans)
+			r->rel ? replay_all(r, pt, x, cp, t, true, true, true) :
+				 replay_all(r, pt, x, cp, t, true, false, true);
+		else
+			r->rel ? replay_all(r, pt, x, cp, t, false, true, true) :
+				 replay_all(r, pt, x, cp, t, false, false, true);
+	} else {
+		if (x->spans)
+			r->rel ? replay_all(r, pt, x, cp, t, true, true, false) :
+				 replay_all(r, pt, x, cp, t, true, false, false);
+		else
+			r->rel ? replay_all(r, pt, x, cp, t, false, true, false) :
+				 replay_all(r, pt, x, cp, t, false, false, false);
+	}
 }
 
 void rp_replay_batch(struct fa_replay *r, struct rp_part *pt,

@@ -184,6 +184,8 @@ struct rp_rec {
 	double dtd;		/* that span */
 	s32 cpu;		/* executing CPU */
 	int node;		/* its node, -1 unknown */
+	/* where CPUs 0-63 are from cpu (a tg_update on a CPU below 64) */
+	struct fa_coh_near near;
 	/* resync: a site that makes no decision (FL_SITE_NO_DECISION) */
 	bool cseen, evicted, resync, written, sum_changed, spans;
 	/*
@@ -260,6 +262,15 @@ struct fa_replay {
 	 */
 	u64 helper_ns;		/* the helper's part of the last batch */
 	u64 own_avg, other_avg;	/* per batch, averaged (rebalance()) */
+
+	/*
+	 * fa_coh_near of each CPU below 64 (bit set in near_ok), as of
+	 * engine topology near_gen: worked out at a CPU's first write, not
+	 * per record (push()'s thread only).
+	 */
+	struct fa_coh_near near[64];
+	u64 near_ok;
+	u32 near_gen;
 
 	u64 attempts;
 	u64 rec_writes;		/* attempts the kernel wrote (resyncs too) */

@@ -50,7 +50,27 @@ static void set_engine(struct fa_replay *r, const struct fa_engine *e)
 	if (r->e != e) {
 		rp_quiesce(r);
 		r->e = e;
+		r->near_ok = 0;
 	}
+}
+
+/* Where CPUs 0-63 are from @cpu (0 <= @cpu < 64), as engine @e places them now. */
+static void near_of(struct fa_replay *r, const struct fa_engine *e, s32 cpu,
+		    struct fa_coh_near *n)
+{
+	if (r->near_gen != e->topo_gen) {
+		r->near_ok = 0;
+		r->near_gen = e->topo_gen;
+	}
+	if (!((r->near_ok >> cpu) & 1)) {
+		const struct fa_coh_topo t = { e->node, e->llc, e->nr_node,
+					       e->cfg.coh_miss };
+		const struct fa_coh_cpu who = fa_coh_cpu(&t, cpu);
+
+		fa_coh_near_of(&r->near[cpu], &t, &who);
+		r->near_ok |= 1ull << cpu;
+	}
+	*n = r->near[cpu];
 }
 
 /*
@@ -127,6 +147,8 @@ int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
 	x->written = u->written;
 	x->cpu = ev->cpu;
 	x->node = fa_cpu_node(e, ev->cpu);
+	if (ev->cpu >= 0 && ev->cpu < 64)
+		near_of(r, e, ev->cpu, &x->near);
 	/* E of every policy held since the group's last record (advance()) */
 	dt = g->timed && e->now > g->last_ts ? e->now - g->last_ts : 0;
 	x->spans = dt != 0;

@@ -189,11 +189,96 @@ static void test_shared_miss(void)
 	fa_coh_free(&f);
 }
 
+/*
+ * fa_coh_write_near() (a write by the writer's distance masks) against
+ * fa_coh_access_by()'s walk over the sharers: on 64 CPUs, some not
+ * placed, every writer and sharer sets drawn by a fixed LCG (1 to 63
+ * readers, so that more than FA_COH_SRC_MAX unplaced holders occur):
+ * the same result, distance, holders given back (in CPU order) and line
+ * state.  And by hand, on topo: S {0,1,3} written by 2: 3 is the
+ * farthest (cross-node); S {1,2,4} written by 0: 4 not placed, unknown
+ * (2 at the same node: the known part).
+ */
+static void test_write_near(void)
+{
+	s32 node64[64], llc64[64];
+	const struct fa_coh_topo t64 = { node64, llc64, 64, FA_COH_MISS_FREE };
+	u64 seed = 12345, bad = 0, over = 0, unknown = 0;
+	struct fa_coh_near n;
+	struct fa_coh_src sa, sb;
+	enum fa_coh_dist da, db;
+	struct fa_coh_cpu c;
+	struct fa_coh_line a, b;
+	int ra, rb;
+	s32 cpu, i;
+	u32 k;
+
+	for (i = 0; i < 64; i++) {
+		node64[i] = i % 7 == 6 ? -1 : i / 16;
+		llc64[i] = i % 5 == 4 ? -1 : i / 8;
+	}
+	for (k = 0; k < 4000; k++) {
+		u32 nr;
+
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		cpu = (s32)(seed >> 58);
+		nr = 1 + (u32)((seed >> 32) % 63);
+		fa_coh_init(&a);
+		fa_coh_init(&b);
+		for (i = 0; i < (s32)nr; i++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			fa_coh_access(&a, &t64, (s32)(seed >> 58), false, &da);
+			fa_coh_access(&b, &t64, (s32)(seed >> 58), false, &db);
+		}
+		c = fa_coh_cpu(&t64, cpu);
+		fa_coh_near_of(&n, &t64, &c);
+		da = db = FA_COH_NR;
+		ra = fa_coh_access_by(&a, &t64, &c, true, &da, &sa);
+		rb = b.shared && b.owner < 0 && b.nw == 1 ?
+		     fa_coh_write_near(&b, &c, &n, &db, &sb) : -2;
+		if (ra != rb || a.owner != b.owner || a.shared != b.shared ||
+		    a.sharers[0] != b.sharers[0] || (ra == 1 && da != db) ||
+		    (ra == 1 && (sa.known != sb.known || sa.n != sb.n ||
+				 sa.over != sb.over || sa.nearest != sb.nearest ||
+				 memcmp(sa.cpu, sb.cpu, sa.n * sizeof(sa.cpu[0])))))
+			bad++;
+		over += ra == 1 && sa.over;
+		unknown += ra == 1 && da == FA_COH_UNKNOWN;
+		fa_coh_free(&a);
+		fa_coh_free(&b);
+	}
+	is_u64(bad, 0, "write by masks: as the walk over the sharers, 4000 draws");
+	ok(over > 0 && unknown > over, "write by masks: draws with over %d unplaced holders (%llu) and unknown ones (%llu)",
+	   FA_COH_SRC_MAX, (unsigned long long)over, (unsigned long long)unknown);
+
+	fa_coh_init(&b);
+	fa_coh_access(&b, &topo, 0, false, &db);
+	fa_coh_access(&b, &topo, 1, false, &db);
+	fa_coh_access(&b, &topo, 3, false, &db);
+	c = fa_coh_cpu(&topo, 2);
+	fa_coh_near_of(&n, &topo, &c);
+	ok(fa_coh_write_near(&b, &c, &n, &db, &sb) == 1 && db == FA_COH_XNODE &&
+	   sb.n == 0 && b.owner == 2 && !b.shared && !b.sharers[0],
+	   "write by masks: S {0,1,3} written by 2: cross-node (3), M by 2");
+	fa_coh_access(&b, &topo, 1, false, &db);
+	fa_coh_access(&b, &topo, 4, false, &db);
+	fa_coh_access(&b, &topo, 2, true, &db);		/* S {1,2,4} -> M by 2 */
+	fa_coh_access(&b, &topo, 1, false, &db);
+	fa_coh_access(&b, &topo, 4, false, &db);	/* S {1,2,4} */
+	c = fa_coh_cpu(&topo, 0);
+	fa_coh_near_of(&n, &topo, &c);
+	ok(fa_coh_write_near(&b, &c, &n, &db, &sb) == 1 && db == FA_COH_UNKNOWN &&
+	   sb.known == FA_COH_NODE && sb.n == 1 && sb.cpu[0] == 4,
+	   "write by masks: S {1,2,4} written by 0: unknown (4), same node at least (2)");
+	fa_coh_free(&b);
+}
+
 int main(void)
 {
 	test_sequence();
 	test_shared_miss();
 	test_src();
 	test_many_cpus();
+	test_write_near();
 	return tap_done();
 }

@@ -70,7 +70,10 @@ TRACE_EVENT(tg_update,
 		__field(u8, written)		/* 1 when delta was published */
 		/*
 		 * The tg_layout domain written (layout.h), -1 for
-		 * tg->load_avg.  Last: older formats lack it.
+		 * tg->load_avg.  Last: older formats lack it.  Printed
+		 * with %hd: libtraceevent (trace-cmd report) does not
+		 * sign-extend a 16-bit field, and prints it through a cast
+		 * to int as 65535; %hd makes it -1.
 		 */
 		__field(s16, domain)
 	),
@@ -89,11 +92,11 @@ TRACE_EVENT(tg_update,
 		__entry->written = written;
 		__entry->domain = (s16)(u16)(cpus_dom >> 16);
 	),
-	TP_printk("tg=%llu cfs_cpu=%d load=%llu contrib=%llu delta=%lld written=%u tg_load_avg=%lld since_ns=%llu site=%u policy=%u arg=%u nr_cpus=%u domain=%d",
+	TP_printk("tg=%llu cfs_cpu=%d load=%llu contrib=%llu delta=%lld written=%u tg_load_avg=%lld since_ns=%llu site=%u policy=%u arg=%u nr_cpus=%u domain=%hd",
 		  __entry->tg, __entry->cfs_cpu, __entry->load, __entry->contrib,
 		  __entry->delta, __entry->written, __entry->tg_load_avg,
 		  __entry->since_ns, __entry->site, __entry->policy,
-		  __entry->arg, __entry->nr_cpus, (int)__entry->domain)
+		  __entry->arg, __entry->nr_cpus, __entry->domain)
 );
 
 /*
@@ -140,11 +143,11 @@ TRACE_EVENT(tg_read,
 		__entry->domain = domain;
 		__entry->cache_hit = cache_hit;
 	),
-	TP_printk("tg=%llu cfs_cpu=%d tg_load_avg=%lld load=%llu load_avg=%llu contrib=%llu tg_shares=%llu shares=%lld nr=%llu domain=%d cache_hit=%u",
+	TP_printk("tg=%llu cfs_cpu=%d tg_load_avg=%lld load=%llu load_avg=%llu contrib=%llu tg_shares=%llu shares=%lld nr=%llu domain=%hd cache_hit=%u",
 		  __entry->tg, __entry->cfs_cpu, __entry->tg_load_avg,
 		  __entry->load, __entry->load_avg, __entry->contrib,
 		  __entry->tg_shares, __entry->shares, __entry->nr,
-		  (int)__entry->domain, __entry->cache_hit)
+		  __entry->domain, __entry->cache_hit)
 );
 
 /* One update_pick_idlest() decision inside find_idlest_group(). */

@@ -7,11 +7,12 @@
  *   echo ratelimit:1000 > /sys/module/fairlab/parameters/tg_policy
  *
  * A bad value is refused with -EINVAL and one dmesg line; the active
- * policy stays.  tg_layout (layout.h) is set the same way, and applied
- * from post_patch to pre_unpatch:
+ * policy stays.  Reading back gives the canonical form ("relative:8").
+ * tg_layout (layout.h) is set the same way, and is in force from
+ * post_patch to pre_unpatch, outside a fallback:
  *
  *   echo node:1000 > /sys/module/fairlab/parameters/tg_layout
- *  Reading back gives the canonical form ("relative:8").
+ *
  * Once the patch is live (from its pre-patch callback on, so also during
  * the patch transition), a switch is traced (policy_switch) and a tg
  * policy switch publishes what the old policy held back (resync).  Once

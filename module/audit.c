@@ -341,8 +341,7 @@ static void fl_audit_walk(struct fl_audit_snap *snap)
 	} while (n && !snap->overflow);
 }
 
-/* The task groups alive now (fairlab.h): the audit and tg_layout size by it. */
-unsigned int fl_count_groups(void)
+static unsigned int fl_count_groups(void)
 {
 	struct task_group *tg;
 	unsigned int n = 0;

@@ -464,6 +464,12 @@ static bool split_seen(const struct fa_segment *s)
 	return s->split_writes || s->split_reads || s->split_unlabelled;
 }
 
+/* One "label  count" line of the text summary's counts. */
+static void count_row(struct fl_report *r, const char *label, u64 v)
+{
+	fprintf(r->f, "    %-48s %16llu\n", label, (unsigned long long)v);
+}
+
 static void emit_summary_text(struct fl_report *r, const struct fa_segment *s)
 {
 	int i;
@@ -482,35 +488,22 @@ static void emit_summary_text(struct fl_report *r, const struct fa_segment *s)
 		else
 			fprintf(r->f, "    %-48s %16.*f\n", label, m->prec, x);
 	}
-	if (s->audits || s->audit_unchecked)
-		fprintf(r->f, "    %-48s %16llu\n    %-48s %16llu\n    %-48s %16llu\n"
-			"    %-48s %16llu\n    %-48s %16llu\n    %-48s %16llu\n"
-			"    %-48s %16llu\n",
-			"tg_audit records (n)", (unsigned long long)s->audits,
-			"... unchecked rows, skipped (n)",
-			(unsigned long long)s->audit_unchecked,
-			"audited |tg->load_avg - sum(load)| max (load)",
-			(unsigned long long)s->audit_max_abs_err,
-			"|tracked E - audited E| max (load)",
-			(unsigned long long)s->audit_max_track,
-			"audit windows (n)", (unsigned long long)s->audit_windows,
-			"... where delta tg->load_avg != sum written (n)",
-			(unsigned long long)s->audit_window_mismatch,
-			"... the same, after an unpatch began (n)",
-			(unsigned long long)s->audit_window_unpatch);
-	if (split_seen(s))
-		fprintf(r->f, "    %-48s %16llu\n    %-48s %16llu\n    %-48s %16llu\n"
-			"    %-48s %16llu\n    %-48s %16llu\n",
-			"split layout: writes to a domain counter (n)",
-			(unsigned long long)s->split_writes,
-			"... reads of the sum of the domains (n)",
-			(unsigned long long)s->split_reads,
-			"... of which read cache hits (n)",
-			(unsigned long long)s->split_hits,
-			"... domain counter lines read (n)",
-			(unsigned long long)s->split_lines,
-			"domain records with no split layout known (n)",
-			(unsigned long long)s->split_unlabelled);
+	if (s->audits || s->audit_unchecked) {
+		count_row(r, "tg_audit records (n)", s->audits);
+		count_row(r, "... unchecked rows, skipped (n)", s->audit_unchecked);
+		count_row(r, "audited |tg->load_avg - sum(load)| max (load)", s->audit_max_abs_err);
+		count_row(r, "|tracked E - audited E| max (load)", s->audit_max_track);
+		count_row(r, "audit windows (n)", s->audit_windows);
+		count_row(r, "... where delta tg->load_avg != sum written (n)", s->audit_window_mismatch);
+		count_row(r, "... the same, after an unpatch began (n)", s->audit_window_unpatch);
+	}
+	if (split_seen(s)) {
+		count_row(r, "split layout: writes to a domain counter (n)", s->split_writes);
+		count_row(r, "... reads of the sum of the domains (n)", s->split_reads);
+		count_row(r, "... of which read cache hits (n)", s->split_hits);
+		count_row(r, "... domain counter lines read (n)", s->split_lines);
+		count_row(r, "domain records with no split layout known (n)", s->split_unlabelled);
+	}
 }
 
 static void emit_summary_json(struct fl_report *r, const struct fa_segment *s)

@@ -61,7 +61,7 @@ export KERNEL
 need = @scripts/deps.sh $(1) --tools
 
 .PHONY: all modules userspace tools-all deps deps-tool deps-modules deps-vm check \
-	check-unit check-vm check-builds check-stress check-audit-smp demo demo-scale smoke-modules \
+	check-unit check-vm check-layout check-builds check-stress check-audit-smp demo demo-scale smoke-modules \
 	bench-module bench-profile bench-analyzer install clean refusal-modules \
 	surface probe-module port-check port-check-all
 
@@ -131,6 +131,11 @@ check-unit: tools-all
 check-vm: modules smoke-modules userspace refusal-modules probe-module
 	$(call need,vm)
 	@tests/run.sh --vm-only
+
+# Opt-in (not in check): tg_layout on both ports (tests/vm/optin/).
+check-layout: modules
+	$(call need,vm)
+	@tests/run.sh --vm-only tg-layout
 
 demo: userspace
 	$(call need,vm)

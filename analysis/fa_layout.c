@@ -3,13 +3,13 @@
  * Layouts of tg->load_avg and their lines in the coherence model (see
  * fa_layout.h).
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fa_layout.h"
 #include "fairlab_abi.h"
+#include "policy.h"
 
 /* the ids the kernel's policy_switch records carry (FL_KIND_LAYOUT) */
 _Static_assert((int)FA_LAYOUT_GLOBAL == (int)FL_LAYOUT_GLOBAL &&
@@ -17,43 +17,25 @@ _Static_assert((int)FA_LAYOUT_GLOBAL == (int)FL_LAYOUT_GLOBAL &&
 	       (int)FA_LAYOUT_LLC == (int)FL_LAYOUT_LLC &&
 	       (int)FA_LAYOUT_NR == (int)FL_NR_LAYOUTS,
 	       "fa_layout_kind follows fairlab_abi.h's fl_layout_id");
+_Static_assert(FA_LAYOUT_MAX_REFRESH_US == FL_LAYOUT_MAX_REFRESH_US,
+	       "one refresh limit for the analyzer and the module");
 
-const char *const fa_layout_names[FA_LAYOUT_NR] = {
-	[FA_LAYOUT_GLOBAL] = "global", [FA_LAYOUT_NODE] = "node",
-	[FA_LAYOUT_LLC] = "llc",
-};
-
+/* the module's parser (module/policy/policy.c), one for both sides */
 int fa_layout_parse(const char *s, struct fa_layout *l)
 {
-	const char *colon = strchr(s, ':');
-	size_t len = colon ? (size_t)(colon - s) : strlen(s);
-	unsigned long v = 0;
-	char *end;
-	u32 k;
+	u32 refresh;
+	u8 id;
 
-	for (k = 0; k < FA_LAYOUT_NR; k++)
-		if (strlen(fa_layout_names[k]) == len &&
-		    !strncmp(s, fa_layout_names[k], len))
-			break;
-	if (k == FA_LAYOUT_NR)
+	if (fl_layout_parse(s, strlen(s), &id, &refresh))
 		return -1;
-	if (colon) {
-		/* global has no domains to cache a sum for */
-		if (k == FA_LAYOUT_GLOBAL || colon[1] < '0' || colon[1] > '9')
-			return -1;
-		errno = 0;
-		v = strtoul(colon + 1, &end, 10);
-		if (errno || *end || v > FA_LAYOUT_MAX_REFRESH_US)
-			return -1;
-	}
-	l->kind = k;
-	l->refresh_us = (u32)v;
+	l->kind = id;
+	l->refresh_us = refresh;
 	return 0;
 }
 
 const char *fa_layout_label(const struct fa_layout *l, char *buf, size_t n)
 {
-	const char *name = l->kind < FA_LAYOUT_NR ? fa_layout_names[l->kind] : "?";
+	const char *name = l->kind < FA_LAYOUT_NR ? fl_layout_names[l->kind] : "?";
 
 	if (l->refresh_us)
 		snprintf(buf, n, "%s:%u", name, l->refresh_us);

@@ -49,9 +49,7 @@ struct fa_layout {
 	u32 refresh_us;		/* read cache: 0 none (global: always 0) */
 };
 
-extern const char *const fa_layout_names[FA_LAYOUT_NR];
-
-/* "global", "node", "llc", "node:1000", "llc:50": 0, or -1. */
+/* "global", "node", "llc", "node:1000", "llc:50": 0, or -1 (fl_layout_parse()). */
 int fa_layout_parse(const char *s, struct fa_layout *l);
 /* "node", "node:1000"... into @buf. */
 const char *fa_layout_label(const struct fa_layout *l, char *buf, size_t n);

@@ -47,7 +47,13 @@
  *    coherence L cannot include it, and its contrib is not in the rows.
  * So L and Σ contrib_c are one consistent cut, at snap_ns, of the writes
  * of that group, and tg_load_avg == sum_contrib must hold exactly (both
- * start at 0 when the group is made).  sum_load is each CPU's
+ * start at 0 when the group is made).  Under a split tg_layout (layout.h)
+ * L is tg->load_avg plus the group's domain counters, read together
+ * between the same barriers: every write to a domain counter is made
+ * under the writing CPU's rq lock with the same generation bump, so the
+ * argument holds for their sum (the row's tg_load_avg; global and
+ * sum_domains are its two parts, split 1 when the group has a block).  A
+ * layout switch runs with snapshots held off (fl_audit_pause()).  sum_load is each CPU's
  * avg.load_avg as pass 1 read it (it changes without a publish, so it is
  * no instant's sum; it never was exact to the publish rule either).
  *
@@ -95,6 +101,7 @@
 #include "autogroup.h"
 #include "fairlab.h"
 #include "lockhold.h"
+#include "layout.h"
 #include "fairlab_trace_events.h"
 
 /* Re-reads of a batch's rows that failed the test, before unchecked. */
@@ -102,7 +109,10 @@
 
 struct fl_audit_row {
 	u64 id;
-	s64 tg_load_avg;
+	s64 tg_load_avg;	/* global + sum_domains: the group's sum */
+	s64 global;		/* tg->load_avg */
+	s64 sum_domains;	/* Σ its tg_layout domain counters */
+	bool split;		/* it has a block under a split layout */
 	s64 sum_contrib;
 	u64 sum_load;
 	u64 snap_ns;
@@ -117,7 +127,8 @@ struct fl_audit_slot {
 	bool moved;			/* on some CPU both counters moved */
 	s64 contrib1, contrib2;		/* Σ tg_load_avg_contrib, pass 1 and 2 */
 	u64 load;
-	s64 tla;
+	s64 tla, doms;
+	bool split;
 	bool pending;
 };
 
@@ -238,7 +249,10 @@ static void fl_audit_fill(struct fl_audit_slot *s, u64 snap_ns, bool checked)
 	struct fl_audit_row *r = s->row;
 
 	r->id = fl_tg_id(s->tg);
-	r->tg_load_avg = s->tla;
+	r->tg_load_avg = s->tla + s->doms;
+	r->global = s->tla;
+	r->sum_domains = s->doms;
+	r->split = s->split;
 	r->sum_contrib = s->contrib1;
 	r->sum_load = s->load;
 	r->snap_ns = snap_ns;
@@ -268,9 +282,13 @@ static void fl_audit_batch(struct fl_audit_snap *snap, struct fl_audit_slot *sl,
 		fl_audit_pass(sl, n, true);
 		smp_mb();	/* pass 1's holds before the reads of L */
 		snap_ns = ktime_get_mono_fast_ns();
-		for (i = 0; i < n; i++)
-			if (sl[i].pending)
-				sl[i].tla = atomic_long_read(&sl[i].tg->load_avg);
+		for (i = 0; i < n; i++) {
+			if (!sl[i].pending)
+				continue;
+			/* L: tg->load_avg and its domains (layout.h) */
+			sl[i].tla = atomic_long_read(&sl[i].tg->load_avg);
+			sl[i].split = fl_layout_audit(sl[i].tg, &sl[i].doms);
+		}
 		smp_mb();	/* the reads of L before pass 2's holds */
 		fl_audit_pass(sl, n, false);
 		left = 0;
@@ -279,7 +297,7 @@ static void fl_audit_batch(struct fl_audit_snap *snap, struct fl_audit_slot *sl,
 
 			if (!s->pending)
 				continue;
-			if (!s->moved && s->contrib1 == s->contrib2)
+			if (!s->moved && s->contrib1 == s->contrib2)	/* a cut */
 				fl_audit_fill(s, snap_ns, true);
 			else if (tries == FL_AUDIT_RETRIES)
 				fl_audit_fill(s, snap_ns, false), snap->unchecked++;
@@ -407,7 +425,7 @@ int fl_audit_show(char *buf, int at)
 static struct fl_audit_text *fl_audit_format(const struct fl_audit_snap *snap,
 					     u64 seq)
 {
-	size_t cap = 96 + (size_t)snap->n * 120;
+	size_t cap = 128 + (size_t)snap->n * 180;
 	struct fl_audit_text *t;
 	unsigned int i;
 	size_t len;
@@ -416,15 +434,16 @@ static struct fl_audit_text *fl_audit_format(const struct fl_audit_snap *snap,
 	if (!t)
 		return NULL;
 	len = scnprintf(t->buf, cap,
-			"# seq %llu\n# tg tg_load_avg sum_contrib sum_load snap_ns checked\n",
+			"# seq %llu\n# tg tg_load_avg sum_contrib sum_load snap_ns checked split global sum_domains\n",
 			seq);
 	for (i = 0; i < snap->n; i++) {
 		const struct fl_audit_row *r = &snap->rows[i];
 
 		len += scnprintf(t->buf + len, cap - len,
-				 "%llu %lld %lld %llu %llu %d\n",
+				 "%llu %lld %lld %llu %llu %d %d %lld %lld\n",
 				 r->id, r->tg_load_avg, r->sum_contrib,
-				 r->sum_load, r->snap_ns, r->checked);
+				 r->sum_load, r->snap_ns, r->checked, r->split,
+				 r->global, r->sum_domains);
 	}
 	t->len = len;
 	return t;
@@ -448,11 +467,24 @@ int fl_audit_emit(void)
 				       snap.rows[i].sum_contrib,
 				       snap.rows[i].sum_load,
 				       snap.rows[i].snap_ns,
-				       snap.rows[i].checked);
+				       snap.rows[i].checked,
+				       snap.rows[i].split,
+				       snap.rows[i].global,
+				       snap.rows[i].sum_domains);
 		fl_audit_free(&snap);
 	}
 	mutex_unlock(&fl_audit_lock);
 	return ret;
+}
+
+void fl_audit_pause(void)
+{
+	mutex_lock(&fl_audit_lock);
+}
+
+void fl_audit_resume(void)
+{
+	mutex_unlock(&fl_audit_lock);
 }
 
 /* Each open file gets its own snapshot, taken at open. */

@@ -44,6 +44,7 @@ bool fl_params_fallback(bool on);	/* true if it changed the policies */
 bool fl_params_user(struct fl_tg_policy *tg, u32 *idlest); /* in fallback */
 void fl_params_describe(void);		/* a fallback record, if in force */
 void fl_params_patched(void);		/* post_patch: writes count again */
+void fl_params_exit(void);		/* module exit: tg_layout folded */
 
 /* main.c: num_present_cpus() at load, the policies' nr_cpus input. */
 extern u32 fl_nr_cpus;
@@ -144,6 +145,7 @@ struct fl_stats {
 	u64 idlest_decisions[FL_IDLEST_NR_POLICIES][2];	/* [policy][picked] */
 	u64 pubtime_evictions;
 	u64 tg_reads;		/* reads of tg->load_avg (tg_read.h) */
+	u64 tg_read_hits;	/* of them, tg_layout read-cache hits */
 };
 extern struct fl_stats __percpu *fl_stats;
 int fl_stats_init(void);
@@ -168,6 +170,9 @@ extern const struct attribute_group fl_stats_group;
 
 /* audit.c */
 u64 fl_tg_id(struct task_group *tg);
+/* No snapshot runs between them (a tg_layout switch, layout.c). */
+void fl_audit_pause(void);
+void fl_audit_resume(void);
 int fl_audit_emit(void);
 int fl_audit_show(char *buf, int at);	/* its stats lines */
 int fl_audit_init(struct kobject *dir);	/* the audit file, in @dir */

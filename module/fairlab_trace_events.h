@@ -33,20 +33,34 @@ int fl_trace_describe_reg(void);
 void fl_trace_describe_unreg(void);
 void fairlab_trace_set_describe(void (*fn)(void));
 
+/*
+ * A tracepoint takes at most 12 arguments (bpf_probe.h's COUNT_ARGS):
+ * tg_update's nr_cpus and tg_layout domain travel as one.
+ */
+#ifndef FL_TRACE_CPUS_DOM	/* once: this header is read many times */
+#define FL_TRACE_CPUS_DOM
+static inline u32 fl_trace_cpus_dom(u16 nr_cpus, s16 domain)
+{
+	return nr_cpus | (u32)(u16)domain << 16;
+}
+#endif
+
 /* One tg->load_avg update attempt on a non-root task group. */
 TRACE_EVENT(tg_update,
 	TP_PROTO(u64 tg, int cfs_cpu, u64 load, u64 contrib, s64 delta,
 		 bool written, s64 tg_load_avg, u64 since_ns, u8 site,
-		 u8 policy, u32 arg, u16 nr_cpus),
+		 u8 policy, u32 arg, u32 cpus_dom),
 	TP_ARGS(tg, cfs_cpu, load, contrib, delta, written, tg_load_avg,
-		since_ns, site, policy, arg, nr_cpus),
+		since_ns, site, policy, arg, cpus_dom),
 	TP_STRUCT__entry(
 		__field(u64, tg)		/* cgroup id, or autogroup id | 1<<62 */
 		__field(u64, load)		/* cfs_rq->avg.load_avg now; 0 at
 						 * clear_tg_load_avg (what it publishes) */
 		__field(u64, contrib)		/* tg_load_avg_contrib before */
 		__field(s64, delta)		/* load - contrib */
-		__field(s64, tg_load_avg)	/* tg->load_avg after */
+		__field(s64, tg_load_avg)	/* tg->load_avg after; under a
+						 * split tg_layout (domain >= 0)
+						 * that domain's counter after */
 		__field(u64, since_ns)		/* since last publish, ~0 = never */
 		__field(u32, arg)		/* policy argument */
 		__field(s32, cfs_cpu)		/* the cfs_rq's CPU */
@@ -54,6 +68,14 @@ TRACE_EVENT(tg_update,
 		__field(u8, site)		/* enum fl_site */
 		__field(u8, policy)		/* enum fl_tg_policy_id */
 		__field(u8, written)		/* 1 when delta was published */
+		/*
+		 * The tg_layout domain written (layout.h), -1 for
+		 * tg->load_avg.  Last: older formats lack it.  Printed
+		 * with %hd: libtraceevent (trace-cmd report) does not
+		 * sign-extend a 16-bit field, and prints it through a cast
+		 * to int as 65535; %hd makes it -1.
+		 */
+		__field(s16, domain)
 	),
 	TP_fast_assign(
 		__entry->tg = tg;
@@ -64,16 +86,17 @@ TRACE_EVENT(tg_update,
 		__entry->since_ns = since_ns;
 		__entry->arg = arg;
 		__entry->cfs_cpu = cfs_cpu;
-		__entry->nr_cpus = nr_cpus;
+		__entry->nr_cpus = (u16)cpus_dom;
 		__entry->site = site;
 		__entry->policy = policy;
 		__entry->written = written;
+		__entry->domain = (s16)(u16)(cpus_dom >> 16);
 	),
-	TP_printk("tg=%llu cfs_cpu=%d load=%llu contrib=%llu delta=%lld written=%u tg_load_avg=%lld since_ns=%llu site=%u policy=%u arg=%u nr_cpus=%u",
+	TP_printk("tg=%llu cfs_cpu=%d load=%llu contrib=%llu delta=%lld written=%u tg_load_avg=%lld since_ns=%llu site=%u policy=%u arg=%u nr_cpus=%u domain=%hd",
 		  __entry->tg, __entry->cfs_cpu, __entry->load, __entry->contrib,
 		  __entry->delta, __entry->written, __entry->tg_load_avg,
 		  __entry->since_ns, __entry->site, __entry->policy,
-		  __entry->arg, __entry->nr_cpus)
+		  __entry->arg, __entry->nr_cpus, __entry->domain)
 );
 
 /*
@@ -83,13 +106,17 @@ TRACE_EVENT(tg_update,
  * tg_shares) (shares = tg_shares * load when tg_weight is 0).  nr is the
  * reading CPU's read count, this read included (the tg_read row of
  * /sys/kernel/fairlab/stats): consecutive on a CPU unless a read was not
- * recorded.
+ * recorded.  Under a split tg_layout (layout.h) tg_load_avg is the sum
+ * the read used (tg->load_avg + every domain counter, or the reader's
+ * domain's cached sum: cache_hit 1), domain the reader's domain (-1: a
+ * global read).
  */
 TRACE_EVENT(tg_read,
 	TP_PROTO(u64 tg, int cfs_cpu, s64 tg_load_avg, u64 load, u64 load_avg,
-		 u64 contrib, u64 tg_shares, s64 shares, u64 nr),
+		 u64 contrib, u64 tg_shares, s64 shares, u64 nr, s16 domain,
+		 bool cache_hit),
 	TP_ARGS(tg, cfs_cpu, tg_load_avg, load, load_avg, contrib, tg_shares,
-		shares, nr),
+		shares, nr, domain, cache_hit),
 	TP_STRUCT__entry(
 		__field(u64, tg)		/* id, as tg_update's */
 		__field(s64, tg_load_avg)	/* the value read */
@@ -100,6 +127,8 @@ TRACE_EVENT(tg_read,
 		__field(s64, shares)		/* computed group entity weight */
 		__field(u64, nr)		/* this CPU's reads so far */
 		__field(s32, cfs_cpu)		/* the reading cfs_rq's CPU */
+		__field(s16, domain)		/* reader's tg_layout domain, -1 */
+		__field(u8, cache_hit)		/* 1: the domain's cached sum */
 	),
 	TP_fast_assign(
 		__entry->tg = tg;
@@ -111,11 +140,14 @@ TRACE_EVENT(tg_read,
 		__entry->shares = shares;
 		__entry->nr = nr;
 		__entry->cfs_cpu = cfs_cpu;
+		__entry->domain = domain;
+		__entry->cache_hit = cache_hit;
 	),
-	TP_printk("tg=%llu cfs_cpu=%d tg_load_avg=%lld load=%llu load_avg=%llu contrib=%llu tg_shares=%llu shares=%lld nr=%llu",
+	TP_printk("tg=%llu cfs_cpu=%d tg_load_avg=%lld load=%llu load_avg=%llu contrib=%llu tg_shares=%llu shares=%lld nr=%llu domain=%hd cache_hit=%u",
 		  __entry->tg, __entry->cfs_cpu, __entry->tg_load_avg,
 		  __entry->load, __entry->load_avg, __entry->contrib,
-		  __entry->tg_shares, __entry->shares, __entry->nr)
+		  __entry->tg_shares, __entry->shares, __entry->nr,
+		  __entry->domain, __entry->cache_hit)
 );
 
 /* One update_pick_idlest() decision inside find_idlest_group(). */
@@ -263,8 +295,10 @@ TRACE_EVENT_FN(cpu_topology,
  */
 TRACE_EVENT(tg_audit,
 	TP_PROTO(u64 seq, u64 tg, s64 tg_load_avg, s64 sum_contrib,
-		 u64 sum_load, u64 snap_ns, bool checked),
-	TP_ARGS(seq, tg, tg_load_avg, sum_contrib, sum_load, snap_ns, checked),
+		 u64 sum_load, u64 snap_ns, bool checked, bool split,
+		 s64 global, s64 sum_domains),
+	TP_ARGS(seq, tg, tg_load_avg, sum_contrib, sum_load, snap_ns, checked,
+		split, global, sum_domains),
 	TP_STRUCT__entry(
 		__field(u64, seq)		/* snapshot number */
 		__field(u64, tg)
@@ -278,6 +312,14 @@ TRACE_EVENT(tg_audit,
 		 * the older format find every other field where it was.
 		 */
 		__field(u8, checked)
+		/*
+		 * tg_layout (layout.h), after the older fields: split 1 when
+		 * the group has per-domain counters; tg_load_avg is then
+		 * global (tg->load_avg) + sum_domains.
+		 */
+		__field(s64, global)
+		__field(s64, sum_domains)
+		__field(u8, split)
 	),
 	TP_fast_assign(
 		__entry->seq = seq;
@@ -287,11 +329,15 @@ TRACE_EVENT(tg_audit,
 		__entry->sum_load = sum_load;
 		__entry->snap_ns = snap_ns;
 		__entry->checked = checked;
+		__entry->global = global;
+		__entry->sum_domains = sum_domains;
+		__entry->split = split;
 	),
-	TP_printk("seq=%llu tg=%llu tg_load_avg=%lld sum_contrib=%lld sum_load=%llu snap_ns=%llu checked=%u",
+	TP_printk("seq=%llu tg=%llu tg_load_avg=%lld sum_contrib=%lld sum_load=%llu snap_ns=%llu checked=%u split=%u global=%lld sum_domains=%lld",
 		  __entry->seq, __entry->tg, __entry->tg_load_avg,
 		  __entry->sum_contrib, __entry->sum_load, __entry->snap_ns,
-		  __entry->checked)
+		  __entry->checked, __entry->split, __entry->global,
+		  __entry->sum_domains)
 );
 
 #endif /* _FAIRLAB_TRACE_EVENTS_H */

@@ -60,6 +60,44 @@ void fl_rq_hold_end(struct fl_rq_hold *h, unsigned int kind,
 }
 
 /*
+ * The walk (lockhold.h): interrupts on between holds; no cond_resched()
+ * there, inside the RCU section; cond_resched() between CPUs
+ * (fl_rq_walk_all()).
+ */
+void fl_rq_walk_cpu(int cpu, fl_rq_walk_fn fn, void *arg, unsigned int kind)
+{
+	unsigned int in_hold = 0;
+	struct task_group *tg;
+	struct fl_rq_hold h;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(tg, fl_vm.task_groups, list) {
+		if (tg == fl_root_task_group || !tg->cfs_rq)
+			continue;
+		if (!in_hold)
+			fl_rq_hold_begin(&h, cpu);
+		fn(tg, cpu, arg);
+		if (++in_hold == FL_RESYNC_GROUPS_PER_HOLD) {
+			fl_rq_hold_end(&h, kind, in_hold);
+			in_hold = 0;
+		}
+	}
+	if (in_hold)
+		fl_rq_hold_end(&h, kind, in_hold);
+	rcu_read_unlock();
+}
+
+void fl_rq_walk_all(fl_rq_walk_fn fn, void *arg, unsigned int kind)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		fl_rq_walk_cpu(cpu, fn, arg, kind);
+		cond_resched();
+	}
+}
+
+/*
  * One lock hold of @kind that covered @groups groups in @ns (irqs off),
  * with @locks rq locks held by fairlab at once during it.
  */

@@ -221,6 +221,7 @@ static void __exit fl_exit(void)
 {
 	/* klp guarantees no task runs the replacements any more. */
 	fl_klp_later_exit();
+	fl_params_exit();	/* no block left (tg_layout, layout.c) */
 	fairlab_trace_set_describe(NULL);
 	kobject_put(fl_kobj);
 	fl_gens_exit();

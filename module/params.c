@@ -8,6 +8,11 @@
  *
  * A bad value is refused with -EINVAL and one dmesg line; the active
  * policy stays.  Reading back gives the canonical form ("relative:8").
+ * tg_layout (layout.h) is set the same way, and is in force from
+ * post_patch to pre_unpatch, outside a fallback:
+ *
+ *   echo node:1000 > /sys/module/fairlab/parameters/tg_layout
+ *
  * Once the patch is live (from its pre-patch callback on, so also during
  * the patch transition), a switch is traced (policy_switch) and a tg
  * policy switch publishes what the old policy held back (resync).  Once
@@ -27,6 +32,7 @@
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include "fairlab.h"
+#include "layout.h"
 #include "fairlab_trace_events.h"
 
 /*
@@ -45,6 +51,15 @@ static DEFINE_MUTEX(fl_switch_lock);	/* one switch (and resync) at a time */
 static bool fl_fallback;
 static struct fl_tg_policy fl_user_tg;
 static u32 fl_user_idlest;
+/*
+ * tg_layout as set (insmod or sysfs), and whether it is applied: from
+ * post_patch (every task in the patched code, so no reader of the
+ * kernel's own reads tg->load_avg alone) to pre_unpatch, outside a
+ * fallback (layout.c folds it back to global in between).
+ */
+static u8 fl_user_layout;
+static u32 fl_user_refresh;
+static bool fl_layout_on;
 
 struct fl_tg_policy fl_tg_policy_get(void)
 {
@@ -212,6 +227,87 @@ static int fl_idlest_policy_show(char *buf, const struct kernel_param *kp)
 	return sysfs_emit(buf, "%s\n", fl_idlest_policy_names[i]);
 }
 
+/*
+ * Put layout @id:@us in force (layout.c) and record the switch.  Under
+ * fl_switch_lock.  Nothing changes if the new layout's table cannot be
+ * had (-ENOMEM, said once).
+ */
+static int fl_layout_switch(u8 id, u32 us)
+{
+	char name[32];
+	u32 old_us;
+	u8 old;
+	int ret;
+
+	lockdep_assert_held(&fl_switch_lock);
+	fl_layout_get(&old, &old_us);
+	if (old == FL_LAYOUT_GLOBAL && id == FL_LAYOUT_GLOBAL)
+		return 0;
+	ret = fl_layout_apply(id, us);
+	if (ret) {
+		fl_layout_format(id, us, name, sizeof(name));
+		pr_err("tg_layout %s not applied: no memory for its table (the layout in force stays)\n",
+		       name);
+		return ret;
+	}
+	if (fl_live)
+		trace_policy_switch(FL_KIND_LAYOUT, old, old_us, id, us);
+	return 0;
+}
+
+static int fl_tg_layout_set(const char *val, const struct kernel_param *kp)
+{
+	u32 us;
+	u8 id;
+	int ret = 0;
+
+	fl_klp_later_check();	/* before the lock: it may switch to fallback */
+	mutex_lock(&fl_switch_lock);
+	if (fl_unpatching || fl_patch_gone())
+		return fl_refuse_gone("tg_layout");	/* unlocks */
+	if (fl_layout_parse(val, fl_val_len(val), &id, &us)) {
+		mutex_unlock(&fl_switch_lock);
+		pr_err("invalid tg_layout \"%*pE\": expected one of global node[:0-%u] llc[:0-%u] (read-cache refresh in us)\n",
+		       fl_val_len(val), val, FL_LAYOUT_MAX_REFRESH_US,
+		       FL_LAYOUT_MAX_REFRESH_US);
+		return -EINVAL;
+	}
+	if (fl_fallback) {
+		mutex_unlock(&fl_switch_lock);
+		return fl_klp_later_refuse("tg_layout");
+	}
+	if (fl_layout_on)
+		ret = fl_layout_switch(id, us);
+	if (!ret) {
+		WRITE_ONCE(fl_user_layout, id);
+		WRITE_ONCE(fl_user_refresh, us);
+	}
+	mutex_unlock(&fl_switch_lock);
+	return ret;
+}
+
+/* As set; global once the patch is gone or in a fallback (as in force). */
+static int fl_tg_layout_show(char *buf, const struct kernel_param *kp)
+{
+	u8 id = READ_ONCE(fl_user_layout);
+	u32 us = READ_ONCE(fl_user_refresh);
+	int n;
+
+	if (fl_patch_gone() || READ_ONCE(fl_fallback)) {
+		id = FL_LAYOUT_GLOBAL;
+		us = 0;
+	}
+	n = fl_layout_format(id, us, buf, 32);
+	buf[n++] = '\n';
+	buf[n] = '\0';
+	return n;
+}
+
+static const struct kernel_param_ops fl_tg_layout_ops = {
+	.set = fl_tg_layout_set,
+	.get = fl_tg_layout_show,
+};
+
 static const struct kernel_param_ops fl_tg_policy_ops = {
 	.set = fl_tg_policy_set,
 	.get = fl_tg_policy_show,
@@ -228,6 +324,9 @@ MODULE_PARM_DESC(tg_policy,
 module_param_cb(idlest_policy, &fl_idlest_policy_ops, NULL, 0644);
 MODULE_PARM_DESC(idlest_policy,
 		 "update_pick_idlest tie-break: stock (default), idle_cpus, nr_running");
+module_param_cb(tg_layout, &fl_tg_layout_ops, NULL, 0644);
+MODULE_PARM_DESC(tg_layout,
+		 "where a group's load sum lives: global (default, tg->load_avg), node[:US], llc[:US] (one counter per NUMA node or LLC; US: read-cache refresh in us)");
 
 /*
  * Module init, before the patch: fix nr_cpus, and make the rule of the
@@ -256,10 +355,23 @@ void fl_params_unpatching(void)
 
 	mutex_lock(&fl_switch_lock);
 	WRITE_ONCE(fl_unpatching, true);	/* from here on, writes are refused */
+	/* the kernel's own reader reads tg->load_avg alone: fold first */
+	fl_layout_on = false;
+	fl_layout_switch(FL_LAYOUT_GLOBAL, 0);
 	p = fl_tg_policy_get();
 	trace_policy_switch(FL_KIND_UNPATCH, p.id, p.arg, FL_TG_STOCK,
 			    fl_port_stock_gate_us);
 	mutex_unlock(&fl_switch_lock);
+}
+
+/* The tg_layout in force, as a switch to itself; under fl_switch_lock. */
+static void fl_layout_record(void)
+{
+	u32 us;
+	u8 id;
+
+	fl_layout_get(&id, &us);
+	trace_policy_switch(FL_KIND_LAYOUT, id, us, id, us);
 }
 
 /* Patch live or not; at going live, record the policies in force. */
@@ -275,6 +387,7 @@ void fl_params_set_live(bool live)
 		i = fl_idlest_policy_get();
 		trace_policy_switch(FL_KIND_TG, p.id, p.arg, p.id, p.arg);
 		trace_policy_switch(FL_KIND_IDLEST, i, 0, i, 0);
+		fl_layout_record();
 	}
 	mutex_unlock(&fl_switch_lock);
 }
@@ -310,6 +423,10 @@ bool fl_params_fallback(bool on)
 	fl_fallback = on;
 	fl_tg_state_set(&next);
 	WRITE_ONCE(fl_idlest, nidl);
+	/* the later patch may read or write tg->load_avg alone: fold */
+	if (fl_layout_on)
+		fl_layout_switch(on ? FL_LAYOUT_GLOBAL : fl_user_layout,
+				 on ? 0 : fl_user_refresh);
 	if (fl_live) {
 		trace_policy_switch(FL_KIND_FALLBACK, fl_user_tg.id,
 				    fl_user_tg.arg, next.id, next.arg);
@@ -348,6 +465,8 @@ void fl_params_describe(void)
 		trace_policy_switch(FL_KIND_FALLBACK, fl_user_tg.id,
 				    fl_user_tg.arg, cur.id, cur.arg);
 	}
+	if (fl_live)
+		fl_layout_record();	/* the layout in force */
 	mutex_unlock(&fl_switch_lock);
 }
 
@@ -359,5 +478,18 @@ void fl_params_patched(void)
 {
 	mutex_lock(&fl_switch_lock);
 	WRITE_ONCE(fl_unpatching, false);
+	/* every task runs the patched readers and writers: split now */
+	fl_layout_on = true;
+	if (!fl_fallback)
+		fl_layout_switch(fl_user_layout, fl_user_refresh);
+	mutex_unlock(&fl_switch_lock);
+}
+
+/* Module exit: nothing left split (pre_unpatch folded; this is a guard). */
+void fl_params_exit(void)
+{
+	mutex_lock(&fl_switch_lock);
+	fl_layout_on = false;
+	fl_layout_switch(FL_LAYOUT_GLOBAL, 0);
 	mutex_unlock(&fl_switch_lock);
 }

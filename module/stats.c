@@ -12,6 +12,7 @@
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 #include "fairlab.h"
+#include "layout.h"
 
 struct fl_stats __percpu *fl_stats;
 
@@ -109,6 +110,7 @@ static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
 	for (i = 0; i < FL_NR_HOLDS; i++)	/* resync, audit lock holds */
 		n = fl_hold_show(i, buf, n);
 	n = fl_audit_show(buf, n);
+	n = fl_layout_show(buf, n);	/* tg_layout (layout.c) */
 	n = fl_stats_reads_show(buf, n, s->tg_reads);
 	kfree(s);
 	return n;

@@ -11,9 +11,11 @@
 
 /* Under the reading cfs_rq's rq lock, IRQs off: the CPU cannot change. */
 void fl_tg_read_trace(struct cfs_rq *cfs_rq, long tg_load_avg, long load,
-		      long contrib, long tg_shares, long shares)
+		      long contrib, long tg_shares, long shares, s16 dom,
+		      bool hit)
 {
 	trace_tg_read(fl_tg_id(cfs_rq->tg), cpu_of(rq_of(cfs_rq)),
 		      tg_load_avg, load, cfs_rq->avg.load_avg, contrib,
-		      tg_shares, shares, this_cpu_read(fl_stats->tg_reads));
+		      tg_shares, shares, this_cpu_read(fl_stats->tg_reads),
+		      dom, hit);
 }

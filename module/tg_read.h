@@ -18,6 +18,7 @@
 
 #include "fairlab.h"
 #include "fairlab_trace_events.h"
+#include "layout_hot.h"
 
 /*
  * The record of one read, out of line.  Its inputs travel as scalars, in
@@ -27,29 +28,42 @@
  * off.
  */
 void fl_tg_read_trace(struct cfs_rq *cfs_rq, long tg_load_avg, long load,
-		      long contrib, long tg_shares, long shares);
+		      long contrib, long tg_shares, long shares, s16 dom,
+		      bool hit);
 
-/* Read @tg->load_avg and count the read on this CPU. */
-static __always_inline long fl_tg_read(struct task_group *tg)
+/*
+ * Read @cfs_rq's group's sum of load and count the read on this CPU:
+ * tg->load_avg, or under a split tg_layout the sum of its counters or
+ * the reader's domain's cached sum (layout_hot.h: *@dom the reader's
+ * domain, -1 when global; *@hit a cache hit, counted too).
+ */
+static __always_inline long fl_tg_read(struct cfs_rq *cfs_rq, s16 *dom,
+				       bool *hit)
 {
+	long v;
+
 	this_cpu_inc(fl_stats->tg_reads);
-	return atomic_long_read(&tg->load_avg);
+	v = fl_lay_read(cfs_rq->tg, cpu_of(rq_of(cfs_rq)), dom, hit);
+	if (*hit)
+		this_cpu_inc(fl_stats->tg_read_hits);
+	return v;
 }
 
 /*
  * The read is complete: @shares was computed from @tg_load_avg (the value
  * read), @load (max(scale_load_down(load.weight), load_avg)), @contrib
- * (cfs_rq->tg_load_avg_contrib) and @tg_shares (READ_ONCE(tg->shares)).
+ * (cfs_rq->tg_load_avg_contrib) and @tg_shares (READ_ONCE(tg->shares)),
+ * by a reader of domain @dom (-1: global), from its cache if @hit.
  * Record it if tracing.
  */
 static __always_inline void fl_tg_read_done(struct cfs_rq *cfs_rq,
 					    long tg_load_avg, long load,
 					    long contrib, long tg_shares,
-					    long shares)
+					    long shares, s16 dom, bool hit)
 {
 	if (unlikely(trace_tg_read_enabled()))
 		fl_tg_read_trace(cfs_rq, tg_load_avg, load, contrib,
-				 tg_shares, shares);
+				 tg_shares, shares, dom, hit);
 }
 
 #endif /* FAIRLAB_TG_READ_H */

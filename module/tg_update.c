@@ -6,7 +6,9 @@
  * the CPU-offline withdrawal of a contribution (clear_tg_load_avg()).
  *
  * Invariant kept under every policy: a publish moves tg->load_avg and the
- * cfs_rq's tg_load_avg_contrib together, so tg->load_avg == Σ contrib.
+ * cfs_rq's tg_load_avg_contrib together, so tg->load_avg == Σ contrib;
+ * under a split tg_layout (layout.h) the publish moves the CPU's domain
+ * counter instead, and tg->load_avg + Σ domain counters == Σ contrib.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -28,7 +30,9 @@ void fl_tg_update_slow(struct cfs_rq *cfs_rq, unsigned int site,
 	struct fl_tg_input in;
 	unsigned long load, contrib;
 	bool traced, timed, written;
+	atomic_long_t *ctr;
 	u64 now = 0;
+	s16 dom;
 	int cpu;
 
 	load = cfs_rq->avg.load_avg;
@@ -44,8 +48,14 @@ void fl_tg_update_slow(struct cfs_rq *cfs_rq, unsigned int site,
 	in.nr_cpus = fl_nr_cpus;
 	in.since_ns = FL_SINCE_NEVER;
 	in.tg_load_avg = 0;
+	/*
+	 * Under a split layout the counter written is the CPU's domain's,
+	 * and it is also what the rule decides on (budget: its own domain's
+	 * share), as the analyzer's replay does (fa_replay_layout.c).
+	 */
+	ctr = fl_lay_target(tg, cpu, &dom);
 	if (traced || fl_tg_rule_needs_tg_load(&st->rule))
-		in.tg_load_avg = atomic_long_read(&tg->load_avg);
+		in.tg_load_avg = atomic_long_read(ctr);
 	if (timed) {
 		/* the clock and publish stamp the port's kernel rate-limits by */
 		now = fl_port_tg_clock(cfs_rq, cpu);
@@ -55,7 +65,7 @@ void fl_tg_update_slow(struct cfs_rq *cfs_rq, unsigned int site,
 	written = fl_tg_rule_decide(&st->rule, &in);
 	if (written) {
 		fl_gen_bump(tg, cpu);	/* for the audit (audit.c) */
-		atomic_long_add(in.delta, &tg->load_avg);
+		atomic_long_add(in.delta, ctr);
 		cfs_rq->tg_load_avg_contrib = load;
 		if (timed)
 			fl_port_tg_stamp(cfs_rq, cpu, now);
@@ -69,7 +79,7 @@ void fl_tg_update_slow(struct cfs_rq *cfs_rq, unsigned int site,
 				written,
 				in.tg_load_avg + (written ? in.delta : 0),
 				in.since_ns, site, st->pol.id, st->pol.arg,
-				in.nr_cpus);
+				fl_trace_cpus_dom(in.nr_cpus, dom));
 }
 
 /*
@@ -91,17 +101,20 @@ static void fl_tg_publish_always(struct cfs_rq *cfs_rq, int cpu,
 	struct task_group *tg = cfs_rq->tg;
 	unsigned long contrib = cfs_rq->tg_load_avg_contrib;
 	long delta = (long)(load - contrib);
+	atomic_long_t *ctr;
+	s16 dom;
 
 	fl_gen_bump(tg, cpu);	/* for the audit (audit.c) */
-	atomic_long_add(delta, &tg->load_avg);
+	ctr = fl_lay_target(tg, cpu, &dom);	/* layout_hot.h */
+	atomic_long_add(delta, ctr);
 	cfs_rq->tg_load_avg_contrib = load;
 	fl_tg_stamp_now(cfs_rq, cpu);
 	fl_stats_tg(site, pol->id, true);
 	if (trace_tg_update_enabled())
 		trace_tg_update(fl_tg_id(tg), cpu, load, contrib, delta, true,
-				atomic_long_read(&tg->load_avg),
-				FL_SINCE_NEVER, site, pol->id, pol->arg,
-				fl_nr_cpus);
+				atomic_long_read(ctr), FL_SINCE_NEVER, site,
+				pol->id, pol->arg,
+				fl_trace_cpus_dom(fl_nr_cpus, dom));
 }
 
 /*
@@ -123,10 +136,13 @@ void fl_tg_clear(struct cfs_rq *cfs_rq)
 			     &fl_tg_state_get()->pol);
 }
 
-/* Publish @tg's held-back delta on @cpu; under that CPU's rq lock. */
-static void fl_resync_one(struct task_group *tg, int cpu,
-			  const struct fl_tg_policy *pol)
+/*
+ * Publish @tg's held-back delta on @cpu (@arg: the policy in force);
+ * fl_rq_walk_all()'s step, under that CPU's rq lock.
+ */
+static void fl_resync_one(struct task_group *tg, int cpu, void *arg)
 {
+	const struct fl_tg_policy *pol = arg;
 	struct cfs_rq *cfs_rq = tg->cfs_rq[cpu];
 	unsigned long load;
 
@@ -142,37 +158,13 @@ static void fl_resync_one(struct task_group *tg, int cpu,
 /*
  * Publish, on every CPU and for every task group, what the previous policy
  * held back, so that a switch or an unpatch leaves tg->load_avg exact
- * (== Σ load), at least as accurate as stock would.  Process context; each
- * CPU's rq lock is held for at most FL_RESYNC_GROUPS_PER_HOLD groups at a
- * time (lockhold.c), under one RCU read-side section per CPU that keeps
- * the cursor group valid in between (interrupts on between holds; no
- * cond_resched() there, inside the section); cond_resched() between CPUs.
+ * (== Σ load), at least as accurate as stock would.  Process context; the
+ * walk holds each CPU's rq lock for at most FL_RESYNC_GROUPS_PER_HOLD
+ * groups at a time (fl_rq_walk_all(), lockhold.c).
  */
 void fl_resync_all(void)
 {
 	struct fl_tg_policy pol = fl_tg_policy_get();
-	struct task_group *tg;
-	int cpu;
 
-	for_each_possible_cpu(cpu) {
-		unsigned int in_hold = 0;
-		struct fl_rq_hold h;
-
-		rcu_read_lock();
-		list_for_each_entry_rcu(tg, fl_vm.task_groups, list) {
-			if (tg == fl_root_task_group || !tg->cfs_rq)
-				continue;
-			if (!in_hold)
-				fl_rq_hold_begin(&h, cpu);
-			fl_resync_one(tg, cpu, &pol);
-			if (++in_hold == FL_RESYNC_GROUPS_PER_HOLD) {
-				fl_rq_hold_end(&h, FL_HOLD_RESYNC, in_hold);
-				in_hold = 0;
-			}
-		}
-		if (in_hold)
-			fl_rq_hold_end(&h, FL_HOLD_RESYNC, in_hold);
-		rcu_read_unlock();
-		cond_resched();
-	}
+	fl_rq_walk_all(fl_resync_one, &pol, FL_HOLD_RESYNC);
 }

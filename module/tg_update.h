@@ -13,6 +13,7 @@
 
 #include "fairlab.h"
 #include "fairlab_trace_events.h"
+#include "layout_hot.h"
 
 void fl_tg_update_slow(struct cfs_rq *cfs_rq, unsigned int site,
 		       const struct fl_tg_state *st);
@@ -67,9 +68,11 @@ static __always_inline void fl_tg_update(struct cfs_rq *cfs_rq,
 	written = fl_tg_rule_decide(&st->rule, &in);
 	if (written) {
 		int cpu = cpu_of(rq_of(cfs_rq));
+		s16 dom;
 
 		fl_gen_bump(cfs_rq->tg, cpu);	/* for the audit (audit.c) */
-		atomic_long_add(in.delta, &cfs_rq->tg->load_avg);
+		/* tg->load_avg, or the CPU's domain counter (layout_hot.h) */
+		atomic_long_add(in.delta, fl_lay_target(cfs_rq->tg, cpu, &dom));
 		cfs_rq->tg_load_avg_contrib = load;
 		fl_tg_stamp_now(cfs_rq, cpu);
 	}

@@ -14,6 +14,8 @@
 # in another flavour, scripts/ports.sh fl_smoke_build; make smoke-modules
 # builds its modules).
 # A scenario may name its VM shape in a "# fairlab-vm: --smp 4 --numa" line.
+# Opt-in scenarios (tests/vm/optin/*.guest.sh) run only when FILTER names
+# them (make check-layout: tests/run.sh --vm-only tg-layout).
 # A test prints "ok - NAME" / "not ok - NAME" lines (TAP-like); each counts.
 # A test that exits non-zero without a "not ok" line counts as one failure,
 # one that exits 0 without an "ok" line as one pass.
@@ -124,7 +126,11 @@ if [ "$mode" != unit ]; then
 	# pool does not end with one long scenario running alone
 	. scripts/ports.sh
 	kernels=${FAIRLAB_TEST_KERNELS:-$(fl_ready_ports)}
-	for ks in $(for f in tests/vm/scenarios/*.guest.sh; do
+	# tests/vm/optin/: scenarios that run only when named (FILTER)
+	optin=
+	[ -z "$filter" ] || optin=$(echo tests/vm/optin/*.guest.sh)
+	# shellcheck disable=SC2086
+	for ks in $(for f in tests/vm/scenarios/*.guest.sh $optin; do
 			[ -e "$f" ] || continue
 			t=$(sed -n 's/^#[[:space:]]*fairlab-vm:.*--timeout[= ]\([0-9]*\).*/\1/p' "$f" | head -n1)
 			only=$(sed -n 's/^#[[:space:]]*fairlab-kernels:[[:space:]]*//p' "$f" | head -n1)

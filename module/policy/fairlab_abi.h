@@ -129,6 +129,7 @@ enum fl_group_type {
 
 extern const char *const fl_tg_policy_names[FL_TG_NR_POLICIES];
 extern const char *const fl_idlest_policy_names[FL_IDLEST_NR_POLICIES];
+extern const char *const fl_layout_names[FL_NR_LAYOUTS];
 extern const char *const fl_site_names[FL_NR_SITES];
 extern const char *const fl_group_type_names[6];
 

@@ -21,6 +21,11 @@ const char *const fl_idlest_policy_names[FL_IDLEST_NR_POLICIES] = {
 	[FL_IDLEST_NR_RUNNING] = "nr_running",
 };
 
+const char *const fl_layout_names[FL_NR_LAYOUTS] = {
+	[FL_LAYOUT_GLOBAL] = "global", [FL_LAYOUT_NODE] = "node",
+	[FL_LAYOUT_LLC] = "llc",
+};
+
 const char *const fl_site_names[FL_NR_SITES] = {
 	[FL_SITE_ENQUEUE_ENTITY] = "enqueue_entity",
 	[FL_SITE_DEQUEUE_ENTITY] = "dequeue_entity",
@@ -273,6 +278,65 @@ int fl_idlest_policy_parse(const char *s, u32 *out)
 		}
 	}
 	return -1;
+}
+
+/*
+ * The one parser of tg_layout values (the module's parameter and the
+ * analyzer's whatif --layout): "global", "node", "llc", "node:US",
+ * "llc:US" in exactly @len chars; US a decimal 0..FL_LAYOUT_MAX_REFRESH_US
+ * (no sign, no leading zeros but "0").  global takes no refresh: it has
+ * no domains to cache a sum for.
+ */
+int fl_layout_parse(const char *s, size_t len, u8 *id, u32 *refresh_us)
+{
+	size_t nlen, i;
+	u32 k, v = 0;
+
+	if (!len || len > FL_POLICY_MAXLEN)
+		return -1;
+	for (nlen = 0; nlen < len && s[nlen] != ':'; nlen++)
+		;
+	for (k = 0; k < FL_NR_LAYOUTS; k++) {
+		if (fl_strlen(fl_layout_names[k]) != nlen)
+			continue;
+		for (i = 0; i < nlen && s[i] == fl_layout_names[k][i]; i++)
+			;
+		if (i == nlen)
+			break;
+	}
+	if (k == FL_NR_LAYOUTS)
+		return -1;
+	if (nlen < len &&
+	    (k == FL_LAYOUT_GLOBAL ||
+	     fl_parse_u32(s + nlen + 1, len - nlen - 1, &v) ||
+	     v > FL_LAYOUT_MAX_REFRESH_US))
+		return -1;
+	*id = (u8)k;
+	*refresh_us = v;
+	return 0;
+}
+
+int fl_layout_format(u8 id, u32 refresh_us, char *buf, size_t n)
+{
+	const char *name = id < FL_NR_LAYOUTS ? fl_layout_names[id] : "?";
+	char num[11];
+	size_t len = 0, i, k = 0;
+
+	if (!n)
+		return 0;
+	for (i = 0; name[i] && len + 1 < n; i++)
+		buf[len++] = name[i];
+	if (refresh_us && len + 1 < n) {
+		buf[len++] = ':';
+		do {
+			num[k++] = (char)('0' + refresh_us % 10);
+			refresh_us /= 10;
+		} while (refresh_us);
+		while (k && len + 1 < n)
+			buf[len++] = num[--k];
+	}
+	buf[len] = '\0';
+	return (int)len;
 }
 
 int fl_tg_policy_format(const struct fl_tg_policy *p, char *buf, size_t n)

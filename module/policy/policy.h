@@ -148,6 +148,17 @@ bool fl_idlest_decide(u32 policy, const struct fl_sg_stats *idlest,
 int fl_tg_policy_parse(const char *s, struct fl_tg_policy *out);
 int fl_idlest_policy_parse(const char *s, u32 *out);
 
+/*
+ * tg_layout values: "global", "node[:US]", "llc[:US]" in exactly @len
+ * chars (the caller drops a trailing newline), US the read cache's
+ * refresh period in us, at most FL_LAYOUT_MAX_REFRESH_US (0: no cache).
+ * Returns 0 with *@id (enum fl_layout_id) and *@refresh_us, or -1.
+ */
+#define FL_LAYOUT_MAX_REFRESH_US	10000000u	/* 10 s */
+int fl_layout_parse(const char *s, size_t len, u8 *id, u32 *refresh_us);
+/* Canonical form ("node:1000", "llc"); returns its length, truncated to n-1. */
+int fl_layout_format(u8 id, u32 refresh_us, char *buf, size_t n);
+
 /* Canonical form ("relative:8", "stock"); returns its length, truncated to n-1. */
 int fl_tg_policy_format(const struct fl_tg_policy *p, char *buf, size_t n);
 

@@ -317,12 +317,50 @@ static void test_parse(void)
 	      "format truncates: '%s'", buf);
 }
 
+/* tg_layout values: the one parser the module and the analyzer share. */
+static void test_layout(void)
+{
+	static const char *const bad[] = {
+		"", "numa", "NODE", "global:5", "global:0", "node:", "node:x",
+		"node:-1", "node:+5", "node:01", "node:10000001", "node:4294967296",
+		"llc:1000x", "llc::", "node:1000:1", "node ", " llc", "node\n",
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", NULL };
+	static const struct { const char *s; u8 id; u32 us; } good[] = {
+		{ "global", FL_LAYOUT_GLOBAL, 0 }, { "node", FL_LAYOUT_NODE, 0 },
+		{ "llc", FL_LAYOUT_LLC, 0 }, { "node:0", FL_LAYOUT_NODE, 0 },
+		{ "node:1000", FL_LAYOUT_NODE, 1000 },
+		{ "llc:10000000", FL_LAYOUT_LLC, 10000000 } };
+	char buf[32];
+	unsigned int i;
+	u32 us;
+	u8 id;
+
+	for (i = 0; bad[i]; i++) {
+		id = 99;
+		CHECK(fl_layout_parse(bad[i], strlen(bad[i]), &id, &us) == -1 &&
+		      id == 99, "reject layout '%s'", bad[i]);
+	}
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		CHECK(fl_layout_parse(good[i].s, strlen(good[i].s), &id, &us) == 0 &&
+		      id == good[i].id && us == good[i].us, "layout '%s'", good[i].s);
+	/* the length given is the value: a trailing newline is the caller's */
+	CHECK(fl_layout_parse("node\n", 4, &id, &us) == 0 && id == FL_LAYOUT_NODE,
+	      "layout of the first 4 chars of 'node\\n'");
+	CHECK(fl_layout_format(FL_LAYOUT_NODE, 1000, buf, sizeof(buf)) == 9 &&
+	      !strcmp(buf, "node:1000"), "format node:1000: '%s'", buf);
+	CHECK(fl_layout_format(FL_LAYOUT_LLC, 0, buf, sizeof(buf)) == 3 &&
+	      !strcmp(buf, "llc"), "format llc: '%s'", buf);
+	CHECK(fl_layout_format(FL_LAYOUT_NODE, 1000, buf, 6) == 5 &&
+	      !strcmp(buf, "node:"), "format truncates: '%s'", buf);
+}
+
 int main(void)
 {
 	test_idlest();
 	test_tg();
 	test_tg_reference();
 	test_parse();
+	test_layout();
 	printf("%s - policy unit tests (%d checks, %d failed)\n",
 	       fails ? "not ok" : "ok", checks, fails);
 	return fails != 0;

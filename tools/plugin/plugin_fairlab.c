@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libtraceevent plugin: `trace-cmd report` prints fairlab:* records with
- * names (policies, call sites, group types, task groups) instead of the
- * numbers the events carry.  Names come from module/policy/policy.c, the
+ * names (policies, call sites, group types, task groups, tg_layouts)
+ * instead of the numbers the events carry; tg_read keeps the kernel's own
+ * format (its domain and cache_hit fields print as numbers there).  Names come from module/policy/policy.c, the
  * same table fairlab.ko is built with.
  *
  * Install: make -C tools install (~/.local/lib/traceevent/plugins), or
@@ -60,6 +61,36 @@ static const char *group_type(unsigned long long t)
 	return t < 6 ? fl_group_type_names[t] : "?";
 }
 
+/*
+ * tg_layout's domain (newer fairlab_trace.ko, an s16): "domain=N", or
+ * "domain=global" for -1 (tg->load_avg); nothing on older records.
+ */
+static void print_domain(struct trace_seq *s, struct tep_event *ev,
+			 struct tep_record *rec)
+{
+	unsigned long long v;
+
+	if (!tep_find_field(ev, "domain") || val(s, ev, "domain", rec, &v))
+		return;
+	if ((short)v < 0)
+		trace_seq_puts(s, " domain=global");
+	else
+		trace_seq_printf(s, " domain=%d", (short)v);
+}
+
+static void print_layout(struct trace_seq *s, unsigned long long id,
+			 unsigned long long us)
+{
+	char buf[32];
+
+	if (id < FL_NR_LAYOUTS) {
+		fl_layout_format((u8)id, (u32)us, buf, sizeof(buf));
+		trace_seq_puts(s, buf);
+	} else {
+		trace_seq_printf(s, "layout#%llu:%llu", id, us);
+	}
+}
+
 static int tg_update_handler(struct trace_seq *s, struct tep_record *rec,
 			     struct tep_event *ev, void *context)
 {
@@ -89,6 +120,7 @@ static int tg_update_handler(struct trace_seq *s, struct tep_record *rec,
 	trace_seq_puts(s, " policy=");
 	print_tg_policy(s, policy, arg);
 	trace_seq_printf(s, " nr_cpus=%llu", nr_cpus);
+	print_domain(s, ev, rec);
 	return 0;
 }
 
@@ -151,6 +183,11 @@ static int policy_switch_handler(struct trace_seq *s, struct tep_record *rec,
 		print_tg_policy(s, oldp, olda);
 		trace_seq_puts(s, " new=");
 		print_tg_policy(s, newp, newa);
+	} else if (kind == FL_KIND_LAYOUT) {
+		trace_seq_puts(s, "kind=layout old=");
+		print_layout(s, oldp, olda);
+		trace_seq_puts(s, " new=");
+		print_layout(s, newp, newa);
 	} else {
 		trace_seq_printf(s, "kind=%s old=", kind == FL_KIND_IDLEST ? "idlest" : "?");
 		print_idlest_policy(s, oldp);
@@ -184,6 +221,7 @@ static int tg_audit_handler(struct trace_seq *s, struct tep_record *rec,
 			    struct tep_event *ev, void *context)
 {
 	unsigned long long seq, tg, tla, sum_contrib, sum_load, snap, checked = 1;
+	unsigned long long split, global, doms;
 
 	(void)context;
 	if (val(s, ev, "seq", rec, &seq) || val(s, ev, "tg", rec, &tg) ||
@@ -204,6 +242,12 @@ static int tg_audit_handler(struct trace_seq *s, struct tep_record *rec,
 	/* newer fairlab_trace.ko: when the snapshot was taken (mono clock) */
 	if (tep_find_field(ev, "snap_ns") && !val(s, ev, "snap_ns", rec, &snap))
 		trace_seq_printf(s, " snap_ns=%llu", snap);
+	/* newer still: tg_layout, tg_load_avg = global + sum_domains */
+	if (tep_find_field(ev, "split") && !val(s, ev, "split", rec, &split) &&
+	    !val(s, ev, "global", rec, &global) &&
+	    !val(s, ev, "sum_domains", rec, &doms))
+		trace_seq_printf(s, " split=%llu global=%lld sum_domains=%lld",
+				 split, (long long)global, (long long)doms);
 	return 0;
 }
 

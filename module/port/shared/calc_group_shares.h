@@ -31,12 +31,15 @@ static __always_inline long fl_calc_group_shares(struct cfs_rq *cfs_rq)
 {
 	struct task_group *tg = cfs_rq->tg;
 	long tg_weight, tg_shares, load, shares, tg_load_avg, contrib;
+	bool hit;
+	s16 dom;
 
 	tg_shares = READ_ONCE(tg->shares);
 
 	load = max(scale_load_down(cfs_rq->load.weight), cfs_rq->avg.load_avg);
 
-	tg_load_avg = fl_tg_read(tg);
+	/* tg->load_avg, or its split layout's sum (tg_read.h) */
+	tg_load_avg = fl_tg_read(cfs_rq, &dom, &hit);
 	contrib = cfs_rq->tg_load_avg_contrib;
 
 	/* Ensure tg_weight >= load */
@@ -52,7 +55,8 @@ static __always_inline long fl_calc_group_shares(struct cfs_rq *cfs_rq)
 	 * of a group entity whose CPU runs nothing of the group.
 	 */
 	shares = clamp_t(long, shares, MIN_SHARES, tg_shares);
-	fl_tg_read_done(cfs_rq, tg_load_avg, load, contrib, tg_shares, shares);
+	fl_tg_read_done(cfs_rq, tg_load_avg, load, contrib, tg_shares, shares,
+			dom, hit);
 	return shares;
 }
 

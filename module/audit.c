@@ -341,7 +341,8 @@ static void fl_audit_walk(struct fl_audit_snap *snap)
 	} while (n && !snap->overflow);
 }
 
-static unsigned int fl_count_groups(void)
+/* The task groups alive now (fairlab.h): the audit and tg_layout size by it. */
+unsigned int fl_count_groups(void)
 {
 	struct task_group *tg;
 	unsigned int n = 0;

@@ -170,6 +170,8 @@ extern const struct attribute_group fl_stats_group;
 
 /* audit.c */
 u64 fl_tg_id(struct task_group *tg);
+/* audit.c: the task groups alive now, counted under RCU */
+unsigned int fl_count_groups(void);
 /* No snapshot runs between them (a tg_layout switch, layout.c). */
 void fl_audit_pause(void);
 void fl_audit_resume(void);

@@ -149,18 +149,6 @@ static int fl_lay_domains(struct fl_layout *l)
 	return 0;
 }
 
-static unsigned int fl_lay_count_groups(void)
-{
-	struct task_group *tg;
-	unsigned int n = 0;
-
-	rcu_read_lock();
-	list_for_each_entry_rcu(tg, fl_vm.task_groups, list)
-		n++;
-	rcu_read_unlock();
-	return n;
-}
-
 /* @tg into @l's table with block @b; false: no free slot within the probes. */
 static bool fl_lay_insert(struct fl_layout *l, struct task_group *tg,
 			  struct fl_lay_blk *b)
@@ -197,7 +185,7 @@ static struct fl_layout *fl_lay_build(u8 id, u32 refresh_us)
 	if (fl_lay_domains(l))
 		goto err;
 	/* a few spare for groups made between the count and the walk */
-	n = fl_lay_count_groups() + 16;
+	n = fl_count_groups() + 16;
 	blks = kvcalloc(n, sizeof(*blks), GFP_KERNEL);
 	if (!blks)
 		goto err;

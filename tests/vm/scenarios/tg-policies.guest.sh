@@ -6,9 +6,9 @@
 #  (b) every policy in turn (~1 s each, with several arguments), so that
 #      tg-policies.host.sh can check each recorded attempt's "written"
 #      against the policy rule applied to its recorded fields;
-#  (c) force, stock, relative:8 and ratelimit:1000 for the same duration
-#      each, twice in mirrored order (ABCD DCBA, against drift of the
-#      load), with the module's own per-policy counters read around every
+#  (c) force, stock, relative:8, relative:64 and ratelimit:1000 for the
+#      same duration each, twice in mirrored order (ABCDE EDCBA, against
+#      drift of the load), with the module's own per-policy counters read around every
 #      segment (segments.txt): the host compares writes per attempt from
 #      the trace and, independently, from the counters (per second is
 #      printed), and checks that ratelimit never publishes twice within its
@@ -23,7 +23,7 @@ FL_TRACE_BUF_KB=${TG_BUF_KB:-65536}
 : "${TG_C_SECS:=2}"	# per segment in (c)
 B_POLICIES="stock force nonzero relative:8 relative:64 turner1 turner2
 fixed:64 fixed:0 log2:8 ratelimit:30000 budget:5 budget:100"
-C_POLICIES="force stock relative:8 ratelimit:1000 ratelimit:1000 relative:8 stock force"
+C_POLICIES="force stock relative:8 relative:64 ratelimit:1000 ratelimit:1000 relative:64 relative:8 stock force"
 
 up() { cut -d' ' -f1 /proc/uptime; }
 # counters NAME: "attempts writes" of tg policy NAME in /sys/kernel/fairlab/stats
@@ -47,7 +47,9 @@ tg_tree
 record_start policies -C perf -e fairlab:tg_update -e fairlab:policy_switch || exit 1
 n=0
 for p in $B_POLICIES; do n=$((n + 1)); done
-total=$(( n * TG_B_SECS + 8 * TG_C_SECS + 3 ))
+nc=0
+for p in $C_POLICIES; do nc=$((nc + 1)); done
+total=$(( n * TG_B_SECS + nc * TG_C_SECS + 3 ))
 tg_load $total
 sleep 0.5
 log "t=$(up) (b): $n policies, ${TG_B_SECS}s each"

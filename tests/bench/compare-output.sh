@@ -22,7 +22,7 @@ die() { echo "compare-output: $*" >&2; exit 2; }
 [ $# -ge 2 ] || die "usage: $0 OLD NEW [FILE.dat]..."
 old=$1 new=$2
 shift 2
-[ -x "$old" ] && [ -x "$new" ] || die "OLD and NEW must be executables"
+{ [ -x "$old" ] && [ -x "$new" ]; } || die "OLD and NEW must be executables"
 gen=${FL_TRACEGEN:-$top/build/fl-tracegen}
 [ -x "$gen" ] || gen=$(dirname "$old")/fl-tracegen
 [ -x "$gen" ] || die "no fl-tracegen (set FL_TRACEGEN)"

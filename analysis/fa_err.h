@@ -66,10 +66,21 @@ struct fa_err_val {
  */
 static inline u64 fa_err_rel_ppm(double rel)
 {
-	double ppm = __builtin_ceil(rel * FA_REL_SCALE);
+	double ppm = rel * FA_REL_SCALE;
+	s64 t;
 
-	/* (s64): below 2^63, the same value, and no branch to convert */
-	return ppm >= 9.0e18 ? (u64)9.0e18 : (u64)(s64)ppm;
+	if (ppm >= 9.0e18)
+		return (u64)9.0e18;
+	/*
+	 * ceil() without its call or SSE2's dozen-instruction stand-in (the
+	 * what-if replay takes two per shares value): the conversion
+	 * truncates toward zero, which is ceil() for a value that is an
+	 * integer or negative, one below it for a positive fraction.  Every
+	 * double from 2^53 up is an integer, so the comparison is exact.
+	 * (s64): below 2^63, the same value, and no branch to convert.
+	 */
+	t = (s64)ppm;
+	return (u64)(t + ((double)t < ppm));
 }
 
 /*

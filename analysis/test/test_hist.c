@@ -97,10 +97,46 @@ static void test_err(void)
 	is_u64(fa_err_p_abs(&b, 1.0), 40, "err: p100 capped at the points seen");
 }
 
+/*
+ * fa_err_rel_ppm() rounds up without ceil() (fa_err.h): hand-computed
+ * values, then ceil()'s own result on doubles of every exponent below the
+ * saturation (a bit pattern stepped through the range, a fraction or not).
+ */
+static void test_rel_ppm(void)
+{
+	u64 bits, bad = 0, n = 0;
+
+	is_u64(fa_err_rel_ppm(0.0), 0, "rel_ppm: 0");
+	is_u64(fa_err_rel_ppm(0.25), 250000, "rel_ppm: 0.25 exactly 250000 ppm");
+	is_u64(fa_err_rel_ppm(0.0000005), 1, "rel_ppm: half a ppm rounds up to 1");
+	is_u64(fa_err_rel_ppm(1.0000005), 1000001, "rel_ppm: 1000000.5 ppm rounds up");
+	is_u64(fa_err_rel_ppm(9.0e12), 9000000000000000000ull,
+	       "rel_ppm: 9e18 ppm saturates");
+	is_u64(fa_err_rel_ppm(1.0e300), 9000000000000000000ull,
+	       "rel_ppm: far above saturates");
+	is_u64(fa_err_rel_ppm(1.0e10), 10000000000000000ull,
+	       "rel_ppm: 1e16 ppm, past 2^53 (an integer already)");
+	/* 0x3c00... (about 1e-19) to 0x4300... (2^49: ppm past 9e18) */
+	for (bits = 0x3c00000000000000ull; bits < 0x4300000000000000ull;
+	     bits += 0x000000b1a5e37c9dull) {
+		double rel, ppm;
+
+		__builtin_memcpy(&rel, &bits, sizeof(rel));
+		ppm = __builtin_ceil(rel * FA_REL_SCALE);
+		n++;
+		if (fa_err_rel_ppm(rel) !=
+		    (ppm >= 9.0e18 ? (u64)9.0e18 : (u64)(s64)ppm))
+			bad++;
+	}
+	ok(n > 100000 && !bad, "rel_ppm: as ceil() on %llu doubles (%llu differ)",
+	   (unsigned long long)n, (unsigned long long)bad);
+}
+
 int main(void)
 {
 	test_buckets();
 	test_percentiles();
 	test_err();
+	test_rel_ppm();
 	return tap_done();
 }

@@ -260,6 +260,9 @@ static int use_uncompressed_copy(struct fl_reader *r, const char *name,
 
 	if (!env || strcmp(env, "0")) {
 		if (guarded(r, zpages_step, r->fd, true)) {
+			/* the handle a jump left part-built (zpages.h) */
+			fl_zpages_free(r->z);
+			r->z = NULL;
 			snprintf(err, errlen, "%s: %s", name, r->open_error);
 			return -1;
 		}

@@ -305,6 +305,7 @@ int fl_zpages_open(int fd, struct tracecmd_input *h, struct fl_zpages **out,
 	z = calloc(1, sizeof(*z) + (size_t)n * sizeof(z->s[0]));
 	if (!z)
 		goto oom;
+	*out = z;	/* reachable from the caller if a guard jump ends this */
 	z->m.n = n;
 	z->c = calloc((size_t)n, sizeof(*z->c));
 	z->w.dctx = ZSTD_createDCtx();
@@ -352,6 +353,7 @@ oom:
 unsupported:
 	fl_v7layout_free(&l);
 	fl_zpages_free(z);
+	*out = NULL;
 	return 1;
 }
 

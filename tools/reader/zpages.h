@@ -32,7 +32,10 @@ struct fl_zstats {
 
 /*
  * 0 with *@out ready to iterate; 1 when the file is not one this reader
- * takes (the reason in @why: use libtracecmd).  @fd stays the caller's.
+ * takes (the reason in @why: use libtracecmd), *@out NULL.  @fd stays the
+ * caller's.  While it is being built, the handle is already in *@out: a
+ * guard jump (guard.h) out of a library call inside leaves it reachable
+ * there, part-built, for the caller to fl_zpages_free().
  */
 int fl_zpages_open(int fd, struct tracecmd_input *h, struct fl_zpages **out,
 		   char *why, size_t whylen);

@@ -7,17 +7,25 @@
 #   demo/whatif.sh RECDIR RESDIR
 #
 #  1. Exact on its own policy: every tg recording replayed under the
-#     policy it was recorded with (fairlab whatif --policy=P) must take
-#     every recorded decision and give fairlab report's figures.
+#     policy it was recorded with (fairlab whatif --policy=P, P as
+#     throughput.tsv names it: POLICY/LAYOUT for a run under a split
+#     tg_layout, so the replay keeps that layout) must take every recorded
+#     decision and give fairlab report's figures, the modeled transfers
+#     included (the layout's own lines).
 #  2. Validation: each stock recording replayed under every other live
-#     policy; per policy the predicted write%, mean shares error (the
-#     headline, % of tg->shares) and mean |E| (mean ±stddev over the stock
+#     policy and layout (stock/node, stock/node:1000: a global recording
+#     answers "what would this layout have cost"); per policy the
+#     predicted write%, mean shares error (the headline, % of tg->shares),
+#     modeled cross-node transfers per second (xfer.xnode over the
+#     recording's duration) and mean |E| (mean ±stddev over the stock
 #     rounds) beside the measured ones (mean ±stddev over that policy's
 #     live rounds).  A prediction is named when the two intervals do not
 #     overlap, with the reason.  A policy under which every stock round
 #     replays with 0 diverged decisions is stock's rule on this kernel
 #     (ratelimit:1000 on 6.7+): its "prediction" is the stock rounds' own
-#     figures, so it is labelled live against live.
+#     figures, so it is labelled live against live.  Not so a layout of
+#     stock (stock/node): its decisions are stock's, but its lines, and
+#     with a read cache its shares error, are the layout's: a prediction.
 #  3. Plot: the replayed Pareto frontier (writes per attempt against the
 #     mean shares error) of the first stock recording (the default 50
 #     policies, fairlab whatif --error=shares) as a line, the live policies
@@ -57,13 +65,17 @@ while IFS=$'\t' read -r p f; do
 	live=$(col "$out/$stem.report.csv" attempts_n writes_n switches_n err_max_load err_mean_load err_p99_load shares_err_mean_pct shares_err_p99_pct)
 	self=$(col "$out/$stem.self.csv" attempts_n writes_n switches_n err_max_load err_mean_load err_p99_load shares_err_mean_pct shares_err_p99_pct)
 	div=$(col "$out/$stem.self.csv" diverged_n)
-	if [ "$(wc -l <"$out/$stem.report.csv")" = 2 ] && [ "$div" = 0 ] && [ "$live" = "$self" ]; then
+	# the modeled transfers (report prints an integer, whatif %.3f)
+	tr_same=$(awk -v a="$(col "$out/$stem.report.csv" coh_transfers_n)" -v b="$(col "$out/$stem.self.csv" coh_transfers_n)" \
+		'BEGIN { print (a != "" && b != "" && a + 0 == b + 0) ? 1 : 0 }')
+	if [ "$(wc -l <"$out/$stem.report.csv")" = 2 ] && [ "$div" = 0 ] && [ "$live" = "$self" ] && [ "$tr_same" = 1 ]; then
 		nexact=$((nexact + 1))
 	else
 		bad="$bad $stem"
 	fi
-	# live write%, mean |E| and mean shares error of this recording
-	printf '%s\t%s\n' "$p" "$(col "$out/$stem.report.csv" attempts_n writes_n err_mean_load shares_err_mean_pct)" >>"$out/live.tsv"
+	# live write%, mean |E|, mean shares error and modeled cross-node
+	# transfers per second of this recording
+	printf '%s\t%s\n' "$p" "$(col "$out/$stem.report.csv" attempts_n writes_n err_mean_load shares_err_mean_pct coh_xnode_per_s)" >>"$out/live.tsv"
 done <"$out/files.tsv"
 
 # ---- 2. the stock recordings under every live policy ----------------------
@@ -74,48 +86,64 @@ while IFS=$'\t' read -r p f; do
 	[ "$p" = stock ] || continue
 	stem=$(basename "$f" .dat)
 	first_stock=${first_stock:-$f}
-	"$FAIRLAB" whatif --csv --policy="$live_pols" "$f" >"$out/$stem.pred.csv" 2>/dev/null || continue
-	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		{ print $(c["policy"]) "\t" $(c["attempts_n"]) "\t" $(c["writes_n"]) "\t" $(c["err_mean_load"]) "\t" $(c["shares_err_mean_pct"]) "\t" $(c["diverged_n"]) }' \
+	# --layout=global: the plain policies as recorded (global), with the
+	# columns by distance (coh_xnode_n) that a layout brings; a
+	# POLICY/LAYOUT keeps its own layout
+	"$FAIRLAB" whatif --csv --layout=global --policy="$live_pols" "$f" >"$out/$stem.pred.csv" 2>/dev/null || continue
+	# per second over the recording's duration (report's, as its coh_xnode_per_s)
+	dur=$(col "$out/$stem.report.csv" duration_s 2>/dev/null)
+	awk -F, -v dur="$dur" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ x = ("coh_xnode_n" in c) && $(c["coh_xnode_n"]) != "" && dur + 0 > 0 ? sprintf("%.4f", $(c["coh_xnode_n"]) / dur) : ""
+		  print $(c["policy"]) "\t" $(c["attempts_n"]) "\t" $(c["writes_n"]) "\t" $(c["err_mean_load"]) "\t" $(c["shares_err_mean_pct"]) "\t" $(c["diverged_n"]) "\t" x }' \
 		"$out/$stem.pred.csv" >>"$out/pred.tsv"
 done <"$out/files.tsv"
 
-# per policy: mean and stddev of write%, mean shares error and mean |E|,
-# live and predicted; named when the intervals mean ±stddev do not overlap
-# (a recording without tg_read records has no shares error: "-")
+# per policy: mean and stddev of write%, mean shares error, cross-node
+# transfers/s and mean |E|, live and predicted; named when the intervals
+# mean ±stddev do not overlap (a recording without tg_read records has no
+# shares error, one with a CPU no cpu_topology record placed no cross-node
+# figure: "-")
 awk -F'\t' -v order="$live_pols" '
 	function add(k, x) { n[k]++; s[k] += x; q[k] += x * x }
 	function m(k) { return n[k] ? s[k] / n[k] : 0 }
 	function sd(k,   v) { if (n[k] < 2) return 0; v = (q[k] - n[k] * m(k) * m(k)) / (n[k] - 1); return v > 0 ? sqrt(v) : 0 }
 	function cell(k) { return n[k] ? sprintf("%.2f ±%.2f", m(k), sd(k)) : "-" }
+	function cell1(k) { return n[k] ? sprintf("%.1f ±%.1f", m(k), sd(k)) : "-" }
 	function cell3(k) { return n[k] ? sprintf("%.3f ±%.3f", m(k), sd(k)) : "-" }
-	function sh(k, x) { if (x != "" && x != "nan") add(k, x) }
+	function sh(k, x) { if (x != "" && x != "nan" && x != "-nan") add(k, x) }
 	function apart(a, b) { return (m(a) - m(b) > sd(a) + sd(b) + 1e-9) || (m(b) - m(a) > sd(a) + sd(b) + 1e-9) }
-	FNR == NR { add($1 " lw", 100 * $3 / $2); add($1 " le", $4); sh($1 " ls", $5); next }
-	{ add($1 " pw", 100 * $3 / $2); add($1 " pe", $4); sh($1 " ps", $5); dv[$1] += $6 }
+	FNR == NR { add($1 " lw", 100 * $3 / $2); add($1 " le", $4); sh($1 " ls", $5); sh($1 " lx", $6); next }
+	{ add($1 " pw", 100 * $3 / $2); add($1 " pe", $4); sh($1 " ps", $5); dv[$1] += $6; sh($1 " px", $7) }
 	END {
 		np = split(order, pol, ",")
-		printf "%-15s %5s %5s  %-16s %-16s %-17s %-17s %-18s %-18s %s\n", "tg_policy", "live", "pred", "write% measured", "write% predicted", "shares% measured", "shares% predicted", "|E|mean measured", "|E|mean predicted", "prediction"
+		printf "%-18s %5s %5s  %-16s %-16s %-17s %-17s %-16s %-16s %-18s %-18s %s\n", "tg_policy", "live", "pred", "write% measured", "write% predicted", "shares% measured", "shares% predicted", "xnode/s measured", "xnode/s predicted", "|E|mean measured", "|E|mean predicted", "prediction"
 		for (i = 1; i <= np; i++) {
 			p = pol[i]
 			if (p == "stock") v = "its own input (exact by construction: not a validation)"
 			# every attempt of every stock round decided as recorded: P is
 			# the rule of stock on this kernel (ratelimit:1000 on 6.7+), its
-			# prediction the figures of the stock rounds themselves
-			else if (n[p " pw"] && dv[p] == 0)
+			# prediction the figures of the stock rounds themselves.  A
+			# layout (P/LAYOUT) decides as its policy but moves other lines
+			# (and reads cached sums): its figures are still a prediction.
+			else if (n[p " pw"] && dv[p] == 0 && index(p, "/") == 0)
 				v = "= the recorded stock decisions (0 diverged: the rule of stock here): live against live, not a validation"
 			else if (n[p " lw"] < 2) v = "one live round: no spread to compare with"
 			else {
 				compared++
 				w = apart(p " lw", p " pw"); e = apart(p " le", p " pe")
 				x = n[p " ls"] && n[p " ps"] && apart(p " ls", p " ps")
-				v = (w || e || x) ? "OUTSIDE the live spread:" (w ? " write%" : "") (x ? " shares%" : "") (e ? " |E|mean" : "") : "within the live spread"
-				if (w || e || x) named = named (named ? ", " : "") p
+				xn = n[p " lx"] && n[p " px"] && apart(p " lx", p " px")
+				v = (w || e || x || xn) ? "OUTSIDE the live spread:" (w ? " write%" : "") (x ? " shares%" : "") (xn ? " xnode/s" : "") (e ? " |E|mean" : "") : "within the live spread"
+				if (w || e || x || xn) named = named (named ? ", " : "") p
 			}
-			printf "%-15s %5d %5d  %-16s %-16s %-17s %-17s %-18s %-18s %s\n", p, n[p " lw"], n[p " pw"], cell(p " lw"), cell(p " pw"), cell3(p " ls"), cell3(p " ps"), cell(p " le"), cell(p " pe"), v
+			printf "%-18s %5d %5d  %-16s %-16s %-17s %-17s %-16s %-16s %-18s %-18s %s\n", p, n[p " lw"], n[p " pw"], cell(p " lw"), cell(p " pw"), cell3(p " ls"), cell3(p " ps"), cell1(p " lx"), cell1(p " px"), cell(p " le"), cell(p " pe"), v
 			printf "%s\t%d\t%d\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f", p, n[p " lw"], n[p " pw"], m(p " lw"), sd(p " lw"), m(p " pw"), sd(p " pw"), m(p " le"), sd(p " le"), m(p " pe"), sd(p " pe") > "/dev/stderr"
 			if (n[p " ls"] && n[p " ps"])
-				printf "\t%.6f\t%.6f\t%.6f\t%.6f\n", m(p " ls"), sd(p " ls"), m(p " ps"), sd(p " ps") > "/dev/stderr"
+				printf "\t%.6f\t%.6f\t%.6f\t%.6f", m(p " ls"), sd(p " ls"), m(p " ps"), sd(p " ps") > "/dev/stderr"
+			else
+				printf "\t\t\t\t" > "/dev/stderr"
+			if (n[p " lx"] && n[p " px"])
+				printf "\t%.4f\t%.4f\t%.4f\t%.4f\n", m(p " lx"), sd(p " lx"), m(p " px"), sd(p " px") > "/dev/stderr"
 			else
 				printf "\t\t\t\t\n" > "/dev/stderr"
 		}
@@ -125,7 +153,8 @@ awk -F'\t' -v order="$live_pols" '
 			print "Why: the replay feeds each policy the loads recorded under stock, and cannot see feedback."
 			print "Under the live policy tg->load_avg differs, so the group weights (calc_group_shares()) and"
 			print "with them the cfs_rq loads themselves differ; the workload also ran differently (a VM under"
-			print "TCG on a shared host), which moves when update attempts happen (ratelimit and the error)."
+			print "TCG on a shared host), which moves when update attempts happen (ratelimit and the error)"
+			print "and which CPUs write and read a group line in turn (the transfers)."
 		} else if (compared) {
 			print "Every prediction lies within the live spread."
 		} else {
@@ -133,18 +162,20 @@ awk -F'\t' -v order="$live_pols" '
 		}
 	}' "$out/live.tsv" "$out/pred.tsv" 2>"$res/whatif.tsv.body" >"$out/table.txt"
 {
-	printf 'policy\tlive_runs\tpredicted_runs\twrite_pct\twrite_pct_stddev\tpredicted_write_pct\tpredicted_write_pct_stddev\terr_mean_load\terr_mean_load_stddev\tpredicted_err_mean_load\tpredicted_err_mean_load_stddev\tshares_err_mean_pct\tshares_err_mean_pct_stddev\tpredicted_shares_err_mean_pct\tpredicted_shares_err_mean_pct_stddev\n'
+	printf 'policy\tlive_runs\tpredicted_runs\twrite_pct\twrite_pct_stddev\tpredicted_write_pct\tpredicted_write_pct_stddev\terr_mean_load\terr_mean_load_stddev\tpredicted_err_mean_load\tpredicted_err_mean_load_stddev\tshares_err_mean_pct\tshares_err_mean_pct_stddev\tpredicted_shares_err_mean_pct\tpredicted_shares_err_mean_pct_stddev\tcoh_xnode_per_s\tcoh_xnode_per_s_stddev\tpredicted_coh_xnode_per_s\tpredicted_coh_xnode_per_s_stddev\n'
 	cat "$res/whatif.tsv.body"
 } >"$res/whatif.tsv"
 rm -f "$res/whatif.tsv.body"
 
 {
-	echo "What-if: each recording replayed under the policy it was recorded with (fairlab whatif --policy=P):"
-	echo "  exact (every decision as recorded, fairlab report's figures) for $nexact of $nfile recordings${bad:+; NOT for:$bad}"
+	echo "What-if: each recording replayed under the policy (and tg_layout) it was recorded with (fairlab whatif --policy=P[/LAYOUT]):"
+	echo "  exact (every decision as recorded, fairlab report's figures and modeled transfers) for $nexact of $nfile recordings${bad:+; NOT for:$bad}"
 	echo
-	echo "The stock recordings replayed under every live policy: predicted against measured (mean ±stddev over"
-	echo "the rounds; write% = writes per attempt; shares% = time-weighted mean shares error, % of tg->shares,"
-	echo "the headline error; |E|mean = time-weighted mean |E| per group, load units)."
+	echo "The stock recordings replayed under every live policy and layout: predicted against measured (mean"
+	echo "±stddev over the rounds; write% = writes per attempt; shares% = time-weighted mean shares error, % of"
+	echo "tg->shares, the headline error; xnode/s = modeled cross-node transfers of the tg->load_avg lines per"
+	echo "second (fairlab's coherence model, a lower bound; a layout's own domain lines); |E|mean ="
+	echo "time-weighted mean |E| per group, load units)."
 	echo "A prediction is outside the live spread when mean ±stddev of the two do not overlap."
 	cat "$out/table.txt"
 } >"$res/whatif.txt"

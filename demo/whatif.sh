@@ -200,7 +200,8 @@ if [ -n "$first_stock" ] && command -v "${GNUPLOT:-gnuplot}" >/dev/null; then
 	awk -F'\t' -v lo=$lo -v ly=$ly -v lsd=$lsd -v py=$py 'NR > 1 { y = ($ly < lo) ? lo : $ly; p = ($py < lo) ? lo : $py
 		print $1 "\t" $4 "\t" $5 "\t" y "\t" $lsd "\t" $6 "\t" p }' "$res/whatif.tsv" >"$res/plots/whatif-live.tsv"
 	pols=$(cut -f1 "$res/plots/whatif-live.tsv" | tr '\n' ' ')
-	# one colour and marker per live policy, named by the legend (no
+	# one colour and marker per live policy (16: make demo's 11 policies
+	# and 4 layouts), named by the legend (no
 	# labels to collide); its prediction: the same colour, the open marker;
 	# error bars stop at the log axis's floor
 	cat >"$res/plots/whatif-pareto.gp" <<EOG
@@ -216,14 +217,14 @@ set xrange [0:110]
 set grid
 set key outside right top box noenhanced
 pols = "$pols"
-cols = "#1f77b4 #d62728 #2ca02c #ff7f0e #9467bd #8c564b #e377c2 #17becf #bcbd22 #000000 #7f7f7f #aec7e8"
-filled = "5 7 9 11 13 15 5 7 9 11 13 15"
-hollow = "4 6 8 10 12 14 4 6 8 10 12 14"
+cols = "#1f77b4 #d62728 #2ca02c #ff7f0e #9467bd #8c564b #e377c2 #17becf #bcbd22 #000000 #7f7f7f #aec7e8 #e6550d #31a354 #756bb1 #843c39"
+filled = "5 7 9 11 13 15 5 7 9 11 13 15 7 9 11 13"
+hollow = "4 6 8 10 12 14 4 6 8 10 12 14 6 8 10 12"
 plot "$res/plots/whatif-frontier.tsv" using 1:2 with linespoints lw 2 pt 6 ps 0.5 lc rgb "#555555" title "replayed frontier", \\
      for [i=1:words(pols)] "$res/plots/whatif-live.tsv" using (strcol(1) eq word(pols, i) ? \$2 : NaN):4:(\$2 - \$3):(\$2 + \$3):(\$4 - \$5 < $lo ? $lo : \$4 - \$5):(\$4 + \$5) \\
-       with xyerrorbars lc rgb word(cols, (i - 1) % 12 + 1) pt (word(filled, (i - 1) % 12 + 1) + 0) ps 1.4 title word(pols, i), \\
+       with xyerrorbars lc rgb word(cols, (i - 1) % 16 + 1) pt (word(filled, (i - 1) % 16 + 1) + 0) ps 1.4 title word(pols, i), \\
      for [i=1:words(pols)] "$res/plots/whatif-live.tsv" using (strcol(1) eq word(pols, i) ? \$6 : NaN):7 \\
-       with points lc rgb word(cols, (i - 1) % 12 + 1) pt (word(hollow, (i - 1) % 12 + 1) + 0) ps 1.8 notitle
+       with points lc rgb word(cols, (i - 1) % 16 + 1) pt (word(hollow, (i - 1) % 16 + 1) + 0) ps 1.8 notitle
 EOG
 	if "${GNUPLOT:-gnuplot}" "$res/plots/whatif-pareto.gp" 2>"$res/plots/whatif-pareto.err"; then
 		echo

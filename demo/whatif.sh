@@ -55,27 +55,47 @@ col() {
 
 # ---- 1. each live recording under its own policy: exact? -------------------
 : >"$out/live.tsv"
-nfile=0; nexact=0; bad=
+nfile=0; nexact=0; bad= why=
 while IFS=$'\t' read -r p f; do
 	stem=$(basename "$f" .dat)
 	nfile=$((nfile + 1))
 	"$FAIRLAB" report --csv "$f" >"$out/$stem.report.csv" 2>/dev/null &&
 		"$FAIRLAB" whatif --csv --policy="$p" "$f" >"$out/$stem.self.csv" 2>/dev/null || { bad="$bad $stem"; continue; }
-	# a recording of one policy has one segment: the report's only row
-	live=$(col "$out/$stem.report.csv" attempts_n writes_n switches_n err_max_load err_mean_load err_p99_load shares_err_mean_pct shares_err_p99_pct)
-	self=$(col "$out/$stem.self.csv" attempts_n writes_n switches_n err_max_load err_mean_load err_p99_load shares_err_mean_pct shares_err_p99_pct)
+	# the report's row of the whole recording: a recording of one policy
+	# has one segment, its only row.  A run under a split tg_layout
+	# (P/LAYOUT) may have more: the records before the first one that names
+	# the layout (going live, describe) are a segment of P alone; its
+	# segment "all" is then the whole recording under P/LAYOUT.  Any other
+	# mix of policies is no recording of one policy: not exact.
+	whole=1
+	awk -F, -v p="$p" 'NR == 1 { h = $0; for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$(c["segment"]) == "all" { all = $0; next }
+		{ n++; one = $0; t = $(c["tg_policy"]); s = index(p, "/")
+		  if (t != p && !(s && t == substr(p, 1, s - 1))) mixed = 1 }
+		END { print h
+		      if (n == 1) print one
+		      else { print (all != "" ? all : one); if (mixed || !index(p, "/") || all == "") exit 1 } }' \
+		"$out/$stem.report.csv" >"$out/$stem.live.csv" || whole=0
+	keys="attempts_n writes_n switches_n err_max_load err_mean_load err_p99_load shares_err_mean_pct shares_err_p99_pct coh_transfers_n"
+	# the figures that differ (numerically: report prints the transfers
+	# as an integer, whatif with %.3f), and decisions taken otherwise
+	differ=$(awk -F, -v keys="$keys" 'FNR == 1 { for (i = 1; i <= NF; i++) c[FILENAME, $i] = i; next }
+		FNR == 2 { n = split(keys, k, " "); for (j = 1; j <= n; j++) v[FILENAME, j] = $(c[FILENAME, k[j]]); f[++nf] = FILENAME }
+		END { for (j = 1; j <= n; j++) { a = v[f[1], j]; b = v[f[2], j]
+			if (a == "" || b == "" || (a != b && a + 0 != b + 0)) printf " %s", k[j] } }' \
+		"$out/$stem.live.csv" "$out/$stem.self.csv")
 	div=$(col "$out/$stem.self.csv" diverged_n)
-	# the modeled transfers (report prints an integer, whatif %.3f)
-	tr_same=$(awk -v a="$(col "$out/$stem.report.csv" coh_transfers_n)" -v b="$(col "$out/$stem.self.csv" coh_transfers_n)" \
-		'BEGIN { print (a != "" && b != "" && a + 0 == b + 0) ? 1 : 0 }')
-	if [ "$(wc -l <"$out/$stem.report.csv")" = 2 ] && [ "$div" = 0 ] && [ "$live" = "$self" ] && [ "$tr_same" = 1 ]; then
+	[ "$div" = 0 ] || differ="$differ diverged_n=$div"
+	[ $whole = 1 ] || differ="$differ segments"
+	if [ -z "$differ" ]; then
 		nexact=$((nexact + 1))
 	else
 		bad="$bad $stem"
+		why="$why$stem:$differ"$'\n'
 	fi
 	# live write%, mean |E|, mean shares error and modeled cross-node
 	# transfers per second of this recording
-	printf '%s\t%s\n' "$p" "$(col "$out/$stem.report.csv" attempts_n writes_n err_mean_load shares_err_mean_pct coh_xnode_per_s)" >>"$out/live.tsv"
+	printf '%s\t%s\n' "$p" "$(col "$out/$stem.live.csv" attempts_n writes_n err_mean_load shares_err_mean_pct coh_xnode_per_s)" >>"$out/live.tsv"
 done <"$out/files.tsv"
 
 # ---- 2. the stock recordings under every live policy ----------------------
@@ -91,7 +111,7 @@ while IFS=$'\t' read -r p f; do
 	# POLICY/LAYOUT keeps its own layout
 	"$FAIRLAB" whatif --csv --layout=global --policy="$live_pols" "$f" >"$out/$stem.pred.csv" 2>/dev/null || continue
 	# per second over the recording's duration (report's, as its coh_xnode_per_s)
-	dur=$(col "$out/$stem.report.csv" duration_s 2>/dev/null)
+	dur=$(col "$out/$stem.live.csv" duration_s 2>/dev/null)
 	awk -F, -v dur="$dur" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{ x = ("coh_xnode_n" in c) && $(c["coh_xnode_n"]) != "" && dur + 0 > 0 ? sprintf("%.4f", $(c["coh_xnode_n"]) / dur) : ""
 		  print $(c["policy"]) "\t" $(c["attempts_n"]) "\t" $(c["writes_n"]) "\t" $(c["err_mean_load"]) "\t" $(c["shares_err_mean_pct"]) "\t" $(c["diverged_n"]) "\t" x }' \
@@ -170,6 +190,7 @@ rm -f "$res/whatif.tsv.body"
 {
 	echo "What-if: each recording replayed under the policy (and tg_layout) it was recorded with (fairlab whatif --policy=P[/LAYOUT]):"
 	echo "  exact (every decision as recorded, fairlab report's figures and modeled transfers) for $nexact of $nfile recordings${bad:+; NOT for:$bad}"
+	[ -z "$why" ] || { echo "  the figures that differ from the report's:"; printf '%s' "$why" | sed 's/^/    /'; }
 	echo
 	echo "The stock recordings replayed under every live policy and layout: predicted against measured (mean"
 	echo "±stddev over the rounds; write% = writes per attempt; shares% = time-weighted mean shares error, % of"

@@ -238,7 +238,7 @@ set xrange [0:110]
 set grid
 set key outside right top box noenhanced
 pols = "$pols"
-cols = "#1f77b4 #d62728 #2ca02c #ff7f0e #9467bd #8c564b #e377c2 #17becf #bcbd22 #000000 #7f7f7f #aec7e8 #e6550d #31a354 #756bb1 #843c39"
+cols = "#1f77b4 #d62728 #2ca02c #ff7f0e #9467bd #8c564b #e377c2 #17becf #bcbd22 #000000 #7f7f7f #aec7e8 #393b79 #8c6d31 #ce6dbd #637939"
 filled = "5 7 9 11 13 15 5 7 9 11 13 15 7 9 11 13"
 hollow = "4 6 8 10 12 14 4 6 8 10 12 14 6 8 10 12"
 plot "$res/plots/whatif-frontier.tsv" using 1:2 with linespoints lw 2 pt 6 ps 0.5 lc rgb "#555555" title "replayed frontier", \\

@@ -127,6 +127,22 @@ if [ -n "$DEMO_POLICIES" ]; then
 	_wl=$DEMO_WORKLOAD
 	experiment tg --policies "$DEMO_POLICIES" --rounds "$DEMO_ROUNDS" -o "$FL_OUT/tg"
 	check "tg_policy restored to stock" test "$(cat $P/tg_policy)" = stock
+	check "tg_layout restored to global" test "$(cat $P/tg_layout)" = global
+	# where the layouts' domains lie in this VM: the kernel's node and LLC
+	# (sd_llc_id) of each CPU, from a recording's cpu_topology records;
+	# with one LLC per node, llc is the same split as node
+	for _f in "$FL_OUT"/tg/recordings/*.dat; do
+		[ -s "$_f" ] || continue
+		trace-cmd report "$_f" 2>/dev/null | sed -n 's/.*cpu_topology: *\(cpu=.*\)$/\1/p' |
+			sort -u -t' ' -k1,1 >"$FL_OUT/topology.txt"
+		break
+	done
+	if [ -s "$FL_OUT/topology.txt" ]; then
+		_nn=$(sed 's/.* node=\([0-9-]*\).*/\1/' "$FL_OUT/topology.txt" | sort -u | wc -l)
+		_nl=$(sed 's/.* llc=\([0-9-]*\).*/\1/' "$FL_OUT/topology.txt" | sort -u | wc -l)
+		_nd=$(sed 's/^cpu=[0-9]* //' "$FL_OUT/topology.txt" | sort -u | wc -l)
+		log "demo: topology: $(wc -l <"$FL_OUT/topology.txt") CPUs, $_nn node(s), $_nl LLC(s)$( [ "$_nd" = "$_nn" ] && [ "$_nl" = "$_nn" ] && echo ': one LLC per node, tg_layout llc = node here')"
+	fi
 fi
 # update_pick_idlest policies on aim9-style exec and fork loops
 if [ -n "$DEMO_IDLEST" ]; then

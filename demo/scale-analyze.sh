@@ -16,13 +16,18 @@
 #   transfers/attempt  coh_transfers_n / attempts_n (per tg_update attempt)
 #   shares mean, p99   shares_err_mean_pct, shares_err_p99_pct
 #   write%             100 - skip_pct (writes per tg_update attempt)
+#   xnode/s            coh_xnode_per_s (the modeled transfers between
+#                      nodes per second: the cost a tg_layout split moves;
+#                      "nan" where the report has none)
 # and per CPU count and policy the mean and sample stddev over the rounds
-# (a point with one round has no spread: refused).  Writes into RESDIR:
+# (a point with one round has no spread: refused).  A policy is named as
+# throughput.tsv names it, a tg_layout included (stock/node:100000): the
+# name is a tsv key and a plot title; files come from throughput.tsv.  Writes into RESDIR:
 #   scale-runs.tsv   one row per recording (the figures above)
 #   scale.tsv        cpus, policy, rounds, then mean and stddev per figure
 #   scale.txt        the text table, "mean ±stddev" cells
 #   plots/scale.png, plots/scale.svg (and scale.gp, scale-plot.tsv):
-#                    each figure against the CPU count, one line per
+#                    each figure (6 panels) against the CPU count, one line per
 #                    policy, error bars = ±stddev over the rounds
 # Exit status 1 when a recording has no report, a point has fewer than 2
 # rounds, or gnuplot fails.
@@ -34,7 +39,7 @@ mkdir -p "$res/plots"
 
 # ------------------------------------------------ one row per recording
 runs=$res/scale-runs.tsv
-printf 'cpus\tpolicy\tround\tcoh_transfers_per_s\tcoh_transfers_per_attempt\tshares_err_mean_pct\tshares_err_p99_pct\twrite_pct\n' >"$runs"
+printf 'cpus\tpolicy\tround\tcoh_transfers_per_s\tcoh_transfers_per_attempt\tshares_err_mean_pct\tshares_err_p99_pct\twrite_pct\tcoh_xnode_per_s\n' >"$runs"
 ndir=0
 for d in "$out"/cpus-*/; do
 	d=${d%/}
@@ -58,10 +63,11 @@ for d in "$out"/cpus-*/; do
 					printf "scale-analyze: %s: no figures\n", f > "/dev/stderr"; exit 1
 				}
 				a = v[c["attempts_n"]]
-				printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", n, p, r, v[c["coh_transfers_per_s"]],
+				printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", n, p, r, v[c["coh_transfers_per_s"]],
 					(a > 0 ? sprintf("%.6f", v[c["coh_transfers_n"]] / a) : "nan"),
 					v[c["shares_err_mean_pct"]], v[c["shares_err_p99_pct"]],
-					(v[c["skip_pct"]] == "" ? "nan" : sprintf("%.5f", 100 - v[c["skip_pct"]]))
+					(v[c["skip_pct"]] == "" ? "nan" : sprintf("%.5f", 100 - v[c["skip_pct"]])),
+					("coh_xnode_per_s" in c && v[c["coh_xnode_per_s"]] != "" ? v[c["coh_xnode_per_s"]] : "nan")
 			}' "$csv" >>"$runs" || fail=1
 	done < <(tail -n +2 "$tsv")
 done
@@ -124,13 +130,13 @@ awk -F'\t' '
 	{
 		if (prev != "" && $1 != prev) printf "\n"
 		prev = $1
-		printf "%-6s %-15s %6s  %-20s %-20s %-20s %-20s %-16s\n", $1, $2, $3,
-			cell(4), cell(6), cell(8), cell(10), cell(12)
+		printf "%-6s %-18s %6s  %-20s %-20s %-20s %-20s %-16s %-20s\n", $1, $2, $3,
+			cell(4), cell(6), cell(8), cell(10), cell(12), cell(14)
 	}
 	BEGIN {
-		printf "%-6s %-15s %6s  %-20s %-20s %-20s %-20s %-16s\n", "CPUs", "tg_policy", "rounds",
+		printf "%-6s %-18s %6s  %-20s %-20s %-20s %-20s %-16s %-20s\n", "CPUs", "tg_policy", "rounds",
 			"transfers (1/s)", "transfers/attempt", "shares err mean (%)", "shares err p99 (%)",
-			"write (%)"
+			"write (%)", "xnode transfers (1/s)"
 	}' "$res/scale.tsv" >"$res/scale.txt"
 cat >>"$res/scale.txt" <<'EON'
 
@@ -141,7 +147,9 @@ another CPU modified, a write to a line other CPUs hold), summed over the groups
 of trace time, and per tg_update attempt (transfers / attempts, which factors out how busy a
 run was).  shares err = |shares given - shares ideal| / tg->shares from the tg_read
 records (fairlab report's shares_err_mean_pct and shares_err_p99_pct), time-weighted mean and
-p99.  write = writes per tg_update attempt (100 - skip%).
+p99.  write = writes per tg_update attempt (100 - skip%).  xnode transfers = those of the
+modeled transfers between NUMA nodes, per second (coh_xnode_per_s): what a tg_layout split
+(POLICY/LAYOUT: node, llc, :US a read cache) is for; its lines are the layout's domain lines.
 EON
 cat "$res/scale.txt"
 
@@ -155,6 +163,16 @@ awk -F'\t' 'NR > 1 { if (!($2 in b)) { b[$2] = ++np; name[np] = $2 }; row[b[$2]]
 pols=$(awk -F'\t' 'NR > 1 && !s[$2]++ { printf "%s ", $2 }' "$res/scale.tsv")
 np=$(echo $pols | wc -w)
 xt=$(awk -F'\t' 'NR > 1 && !s[$1]++ { printf "%s\"%s\" %s", n++ ? ", " : "", $1, $1 }' "$res/scale.tsv")
+# the sixth panel, cross-node transfers, where some point has them (a
+# policy without them draws no line there)
+xpanel=
+if awk -F'\t' 'NR > 1 && $14 != "nan" && $14 != "" { f = 1 } END { exit !f }' "$res/scale.tsv"; then
+	xpanel='unset logscale y
+set key top left
+set ylabel "modeled cross-node transfers (1/s)"
+set title "cross-node transfers per second (model, lower bound)"
+plot for [i=0:'$((np - 1))'] "'$res'/plots/scale-plot.tsv" index i using 1:14:15 with yerrorlines pt 7 title word(pols, i+1)'
+fi
 for term in png svg; do
 	if [ $term = png ]; then t='pngcairo size 1500,820 font ",10" noenhanced'; else t='svg size 1500,820 noenhanced'; fi
 	cat >"$res/plots/scale-$term.gp" <<EOG
@@ -188,6 +206,7 @@ set title "shares error, time-weighted mean"
 plot for [i=0:$np-1] "$res/plots/scale-plot.tsv" index i using 1:(fl(\$8)):9 with yerrorlines pt 7 title word(pols, i+1)
 set title "shares error, time-weighted p99"
 plot for [i=0:$np-1] "$res/plots/scale-plot.tsv" index i using 1:(fl(\$10)):11 with yerrorlines pt 7 title word(pols, i+1)
+$xpanel
 unset multiplot
 EOG
 	if ! "${GNUPLOT:-gnuplot}" "$res/plots/scale-$term.gp" 2>"$res/plots/scale-$term.err" ||

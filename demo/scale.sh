@@ -5,7 +5,8 @@
 # CPU count (issue 10, part 4).
 #
 #   1. for each CPU count in SCALE_CPUS, one VM (2 NUMA nodes from 4 vCPUs
-#      up, 2 GB): demo/scale.guest.sh runs `fairlab experiment` over
+#      up, 2 GB; from 16 vCPUs up 2 dies per node, see below):
+#      demo/scale.guest.sh runs `fairlab experiment` over
 #      SCALE_POLICIES x SCALE_ROUNDS recordings of the per-CPU workload
 #      demo/scale-workload.sh (N hackbench groups, N fork workers, N
 #      sleepers for N CPUs) of SCALE_SECS seconds each
@@ -17,20 +18,34 @@
 #      results/scale.txt, scale.tsv and plots/scale.png/.svg against the
 #      CPU count, one line per policy, error bars = stddev over the rounds
 #
+# The tg_layouts (POLICY/LAYOUT, docs/module.md) run as policies:
+# stock/node, stock/llc and stock/node:100000, the read cache make demo
+# found best (demo/demo.sh), so each layout's cost is a curve against the
+# CPUs per node.  The LLCs: run-scenario.sh --numa gives one socket per
+# node, and QEMU 7.2's x86 CPUID leaf 4 shares the L3 per die, so up to 8
+# vCPUs llc is node (one die per socket).  From 16 vCPUs up the VM gets
+# --dies 2 (-smp N,sockets=2,dies=2: the CPU says GenuineIntel, whose
+# leaf 4 both kernels read): 2 LLCs of N/4 CPUs per node, and llc becomes
+# a split of its own.  The guest logs the nodes and LLCs the kernel made
+# ("topology:" in the progress lines, vm-cpusN/topology.txt).
+#
 # KERNEL: the kernel to run it on (a port, 6.1 or 6.12; default the newest).
 # Output: build/demo-scale/<release>/ (SCALE_OUT): vm-cpusN/ (artifacts),
 # vm-cpusN.log (console), cpus-N/ (recordings, results), results/.
 #
 # Environment: SCALE_CPUS (default 2,4,8,16), SCALE_POLICIES (default
-# stock,ratelimit:1000,relative:8,force), SCALE_ROUNDS (default 5; at
-# least 2, so that every point has a spread), SCALE_SECS (default 2),
-# SCALE_OUT.
+# stock,ratelimit:1000,relative:8,force,stock/node,stock/llc,stock/node:100000),
+# SCALE_ROUNDS (default 3: 4 x 7 x 3 = 84 runs, as many as the 80 of 4
+# policies x 5 rounds before the layouts, so about the same 11-12 min on
+# 2 host cores; at least 2, so that every point has a spread), SCALE_SECS
+# (default 3), SCALE_OUT.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
-: "${SCALE_CPUS:=2,4,8,16}" "${SCALE_POLICIES:=stock,ratelimit:1000,relative:8,force}"
-: "${SCALE_ROUNDS:=5}" "${SCALE_SECS:=3}"
+: "${SCALE_CPUS:=2,4,8,16}"
+: "${SCALE_POLICIES:=stock,ratelimit:1000,relative:8,force,stock/node,stock/llc,stock/node:100000}"
+: "${SCALE_ROUNDS:=3}" "${SCALE_SECS:=3}"
 [[ $SCALE_ROUNDS =~ ^[0-9]+$ ]] && [ "$SCALE_ROUNDS" -ge 2 ] ||
 	{ echo "demo-scale: SCALE_ROUNDS must be 2 or more (a point needs its spread)" >&2; exit 2; }
 [[ $SCALE_SECS =~ ^[1-9][0-9]*$ ]] || { echo "demo-scale: SCALE_SECS must be a positive integer" >&2; exit 2; }
@@ -83,12 +98,14 @@ progress_line() {
 failed=
 for n in $cpus; do
 	numa=; [ "$n" -ge 4 ] && numa=--numa
+	# 2 LLCs per node where a die of 4 or more CPUs fits (see the header)
+	dies=; [ "$n" -ge 16 ] && [ $((n % 4)) = 0 ] && dies="--dies 2"
 	# per run: the workload, ~7 s of trace-cmd start/stop and read-back at
 	# 4 vCPUs, more with more vCPUs on the one host thread; x3 for a host
 	# shared with other VMs
 	tmo=$(( 120 + 2 * n + 3 * npol * SCALE_ROUNDS * (SCALE_SECS + 7 + n / 2) ))
-	echo "demo-scale: [$(elapsed)] VM cpus$n: $n vCPUs${numa:+ in 2 NUMA nodes}, 2 GB (limit ${tmo}s)"
-	vm "cpus$n" "$tmo" demo/scale.guest.sh --smp "$n" $numa --mem 2048 -- \
+	echo "demo-scale: [$(elapsed)] VM cpus$n: $n vCPUs${numa:+ in 2 NUMA nodes}${dies:+ of 2 dies (LLCs) each}, 2 GB (limit ${tmo}s)"
+	vm "cpus$n" "$tmo" demo/scale.guest.sh --smp "$n" $numa $dies --mem 2048 -- \
 		"DEMO_ROUNDS=$SCALE_ROUNDS DEMO_SECS=$SCALE_SECS DEMO_POLICIES=$SCALE_POLICIES FL_TRACE_BUF_KB=8192" ||
 		failed="$failed cpus$n"
 	done_before=$((done_before + npol * SCALE_ROUNDS))

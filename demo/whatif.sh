@@ -7,17 +7,25 @@
 #   demo/whatif.sh RECDIR RESDIR
 #
 #  1. Exact on its own policy: every tg recording replayed under the
-#     policy it was recorded with (fairlab whatif --policy=P) must take
-#     every recorded decision and give fairlab report's figures.
+#     policy it was recorded with (fairlab whatif --policy=P, P as
+#     throughput.tsv names it: POLICY/LAYOUT for a run under a split
+#     tg_layout, so the replay keeps that layout) must take every recorded
+#     decision and give fairlab report's figures, the modeled transfers
+#     included (the layout's own lines).
 #  2. Validation: each stock recording replayed under every other live
-#     policy; per policy the predicted write%, mean shares error (the
-#     headline, % of tg->shares) and mean |E| (mean ±stddev over the stock
+#     policy and layout (stock/node, stock/node:1000: a global recording
+#     answers "what would this layout have cost"); per policy the
+#     predicted write%, mean shares error (the headline, % of tg->shares),
+#     modeled cross-node transfers per second (xfer.xnode over the
+#     recording's duration) and mean |E| (mean ±stddev over the stock
 #     rounds) beside the measured ones (mean ±stddev over that policy's
 #     live rounds).  A prediction is named when the two intervals do not
 #     overlap, with the reason.  A policy under which every stock round
 #     replays with 0 diverged decisions is stock's rule on this kernel
 #     (ratelimit:1000 on 6.7+): its "prediction" is the stock rounds' own
-#     figures, so it is labelled live against live.
+#     figures, so it is labelled live against live.  Not so a layout of
+#     stock (stock/node): its decisions are stock's, but its lines, and
+#     with a read cache its shares error, are the layout's: a prediction.
 #  3. Plot: the replayed Pareto frontier (writes per attempt against the
 #     mean shares error) of the first stock recording (the default 50
 #     policies, fairlab whatif --error=shares) as a line, the live policies
@@ -47,23 +55,47 @@ col() {
 
 # ---- 1. each live recording under its own policy: exact? -------------------
 : >"$out/live.tsv"
-nfile=0; nexact=0; bad=
+nfile=0; nexact=0; bad= why=
 while IFS=$'\t' read -r p f; do
 	stem=$(basename "$f" .dat)
 	nfile=$((nfile + 1))
 	"$FAIRLAB" report --csv "$f" >"$out/$stem.report.csv" 2>/dev/null &&
 		"$FAIRLAB" whatif --csv --policy="$p" "$f" >"$out/$stem.self.csv" 2>/dev/null || { bad="$bad $stem"; continue; }
-	# a recording of one policy has one segment: the report's only row
-	live=$(col "$out/$stem.report.csv" attempts_n writes_n switches_n err_max_load err_mean_load err_p99_load shares_err_mean_pct shares_err_p99_pct)
-	self=$(col "$out/$stem.self.csv" attempts_n writes_n switches_n err_max_load err_mean_load err_p99_load shares_err_mean_pct shares_err_p99_pct)
+	# the report's row of the whole recording: a recording of one policy
+	# has one segment, its only row.  A run under a split tg_layout
+	# (P/LAYOUT) may have more: the records before the first one that names
+	# the layout (going live, describe) are a segment of P alone; its
+	# segment "all" is then the whole recording under P/LAYOUT.  Any other
+	# mix of policies is no recording of one policy: not exact.
+	whole=1
+	awk -F, -v p="$p" 'NR == 1 { h = $0; for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$(c["segment"]) == "all" { all = $0; next }
+		{ n++; one = $0; t = $(c["tg_policy"]); s = index(p, "/")
+		  if (t != p && !(s && t == substr(p, 1, s - 1))) mixed = 1 }
+		END { print h
+		      if (n == 1) print one
+		      else { print (all != "" ? all : one); if (mixed || !index(p, "/") || all == "") exit 1 } }' \
+		"$out/$stem.report.csv" >"$out/$stem.live.csv" || whole=0
+	keys="attempts_n writes_n switches_n err_max_load err_mean_load err_p99_load shares_err_mean_pct shares_err_p99_pct coh_transfers_n"
+	# the figures that differ (numerically: report prints the transfers
+	# as an integer, whatif with %.3f), and decisions taken otherwise
+	differ=$(awk -F, -v keys="$keys" 'FNR == 1 { for (i = 1; i <= NF; i++) c[FILENAME, $i] = i; next }
+		FNR == 2 { n = split(keys, k, " "); for (j = 1; j <= n; j++) v[FILENAME, j] = $(c[FILENAME, k[j]]); f[++nf] = FILENAME }
+		END { for (j = 1; j <= n; j++) { a = v[f[1], j]; b = v[f[2], j]
+			if (a == "" || b == "" || (a != b && a + 0 != b + 0)) printf " %s", k[j] } }' \
+		"$out/$stem.live.csv" "$out/$stem.self.csv")
 	div=$(col "$out/$stem.self.csv" diverged_n)
-	if [ "$(wc -l <"$out/$stem.report.csv")" = 2 ] && [ "$div" = 0 ] && [ "$live" = "$self" ]; then
+	[ "$div" = 0 ] || differ="$differ diverged_n=$div"
+	[ $whole = 1 ] || differ="$differ segments"
+	if [ -z "$differ" ]; then
 		nexact=$((nexact + 1))
 	else
 		bad="$bad $stem"
+		why="$why$stem:$differ"$'\n'
 	fi
-	# live write%, mean |E| and mean shares error of this recording
-	printf '%s\t%s\n' "$p" "$(col "$out/$stem.report.csv" attempts_n writes_n err_mean_load shares_err_mean_pct)" >>"$out/live.tsv"
+	# live write%, mean |E|, mean shares error and modeled cross-node
+	# transfers per second of this recording
+	printf '%s\t%s\n' "$p" "$(col "$out/$stem.live.csv" attempts_n writes_n err_mean_load shares_err_mean_pct coh_xnode_per_s)" >>"$out/live.tsv"
 done <"$out/files.tsv"
 
 # ---- 2. the stock recordings under every live policy ----------------------
@@ -74,48 +106,64 @@ while IFS=$'\t' read -r p f; do
 	[ "$p" = stock ] || continue
 	stem=$(basename "$f" .dat)
 	first_stock=${first_stock:-$f}
-	"$FAIRLAB" whatif --csv --policy="$live_pols" "$f" >"$out/$stem.pred.csv" 2>/dev/null || continue
-	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		{ print $(c["policy"]) "\t" $(c["attempts_n"]) "\t" $(c["writes_n"]) "\t" $(c["err_mean_load"]) "\t" $(c["shares_err_mean_pct"]) "\t" $(c["diverged_n"]) }' \
+	# --layout=global: the plain policies as recorded (global), with the
+	# columns by distance (coh_xnode_n) that a layout brings; a
+	# POLICY/LAYOUT keeps its own layout
+	"$FAIRLAB" whatif --csv --layout=global --policy="$live_pols" "$f" >"$out/$stem.pred.csv" 2>/dev/null || continue
+	# per second over the recording's duration (report's, as its coh_xnode_per_s)
+	dur=$(col "$out/$stem.live.csv" duration_s 2>/dev/null)
+	awk -F, -v dur="$dur" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ x = ("coh_xnode_n" in c) && $(c["coh_xnode_n"]) != "" && dur + 0 > 0 ? sprintf("%.4f", $(c["coh_xnode_n"]) / dur) : ""
+		  print $(c["policy"]) "\t" $(c["attempts_n"]) "\t" $(c["writes_n"]) "\t" $(c["err_mean_load"]) "\t" $(c["shares_err_mean_pct"]) "\t" $(c["diverged_n"]) "\t" x }' \
 		"$out/$stem.pred.csv" >>"$out/pred.tsv"
 done <"$out/files.tsv"
 
-# per policy: mean and stddev of write%, mean shares error and mean |E|,
-# live and predicted; named when the intervals mean ±stddev do not overlap
-# (a recording without tg_read records has no shares error: "-")
+# per policy: mean and stddev of write%, mean shares error, cross-node
+# transfers/s and mean |E|, live and predicted; named when the intervals
+# mean ±stddev do not overlap (a recording without tg_read records has no
+# shares error, one with a CPU no cpu_topology record placed no cross-node
+# figure: "-")
 awk -F'\t' -v order="$live_pols" '
 	function add(k, x) { n[k]++; s[k] += x; q[k] += x * x }
 	function m(k) { return n[k] ? s[k] / n[k] : 0 }
 	function sd(k,   v) { if (n[k] < 2) return 0; v = (q[k] - n[k] * m(k) * m(k)) / (n[k] - 1); return v > 0 ? sqrt(v) : 0 }
 	function cell(k) { return n[k] ? sprintf("%.2f ±%.2f", m(k), sd(k)) : "-" }
+	function cell1(k) { return n[k] ? sprintf("%.1f ±%.1f", m(k), sd(k)) : "-" }
 	function cell3(k) { return n[k] ? sprintf("%.3f ±%.3f", m(k), sd(k)) : "-" }
-	function sh(k, x) { if (x != "" && x != "nan") add(k, x) }
+	function sh(k, x) { if (x != "" && x != "nan" && x != "-nan") add(k, x) }
 	function apart(a, b) { return (m(a) - m(b) > sd(a) + sd(b) + 1e-9) || (m(b) - m(a) > sd(a) + sd(b) + 1e-9) }
-	FNR == NR { add($1 " lw", 100 * $3 / $2); add($1 " le", $4); sh($1 " ls", $5); next }
-	{ add($1 " pw", 100 * $3 / $2); add($1 " pe", $4); sh($1 " ps", $5); dv[$1] += $6 }
+	FNR == NR { add($1 " lw", 100 * $3 / $2); add($1 " le", $4); sh($1 " ls", $5); sh($1 " lx", $6); next }
+	{ add($1 " pw", 100 * $3 / $2); add($1 " pe", $4); sh($1 " ps", $5); dv[$1] += $6; sh($1 " px", $7) }
 	END {
 		np = split(order, pol, ",")
-		printf "%-15s %5s %5s  %-16s %-16s %-17s %-17s %-18s %-18s %s\n", "tg_policy", "live", "pred", "write% measured", "write% predicted", "shares% measured", "shares% predicted", "|E|mean measured", "|E|mean predicted", "prediction"
+		printf "%-18s %5s %5s  %-16s %-16s %-17s %-17s %-16s %-16s %-18s %-18s %s\n", "tg_policy", "live", "pred", "write% measured", "write% predicted", "shares% measured", "shares% predicted", "xnode/s measured", "xnode/s predicted", "|E|mean measured", "|E|mean predicted", "prediction"
 		for (i = 1; i <= np; i++) {
 			p = pol[i]
 			if (p == "stock") v = "its own input (exact by construction: not a validation)"
 			# every attempt of every stock round decided as recorded: P is
 			# the rule of stock on this kernel (ratelimit:1000 on 6.7+), its
-			# prediction the figures of the stock rounds themselves
-			else if (n[p " pw"] && dv[p] == 0)
+			# prediction the figures of the stock rounds themselves.  A
+			# layout (P/LAYOUT) decides as its policy but moves other lines
+			# (and reads cached sums): its figures are still a prediction.
+			else if (n[p " pw"] && dv[p] == 0 && index(p, "/") == 0)
 				v = "= the recorded stock decisions (0 diverged: the rule of stock here): live against live, not a validation"
 			else if (n[p " lw"] < 2) v = "one live round: no spread to compare with"
 			else {
 				compared++
 				w = apart(p " lw", p " pw"); e = apart(p " le", p " pe")
 				x = n[p " ls"] && n[p " ps"] && apart(p " ls", p " ps")
-				v = (w || e || x) ? "OUTSIDE the live spread:" (w ? " write%" : "") (x ? " shares%" : "") (e ? " |E|mean" : "") : "within the live spread"
-				if (w || e || x) named = named (named ? ", " : "") p
+				xn = n[p " lx"] && n[p " px"] && apart(p " lx", p " px")
+				v = (w || e || x || xn) ? "OUTSIDE the live spread:" (w ? " write%" : "") (x ? " shares%" : "") (xn ? " xnode/s" : "") (e ? " |E|mean" : "") : "within the live spread"
+				if (w || e || x || xn) named = named (named ? ", " : "") p
 			}
-			printf "%-15s %5d %5d  %-16s %-16s %-17s %-17s %-18s %-18s %s\n", p, n[p " lw"], n[p " pw"], cell(p " lw"), cell(p " pw"), cell3(p " ls"), cell3(p " ps"), cell(p " le"), cell(p " pe"), v
+			printf "%-18s %5d %5d  %-16s %-16s %-17s %-17s %-16s %-16s %-18s %-18s %s\n", p, n[p " lw"], n[p " pw"], cell(p " lw"), cell(p " pw"), cell3(p " ls"), cell3(p " ps"), cell1(p " lx"), cell1(p " px"), cell(p " le"), cell(p " pe"), v
 			printf "%s\t%d\t%d\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f", p, n[p " lw"], n[p " pw"], m(p " lw"), sd(p " lw"), m(p " pw"), sd(p " pw"), m(p " le"), sd(p " le"), m(p " pe"), sd(p " pe") > "/dev/stderr"
 			if (n[p " ls"] && n[p " ps"])
-				printf "\t%.6f\t%.6f\t%.6f\t%.6f\n", m(p " ls"), sd(p " ls"), m(p " ps"), sd(p " ps") > "/dev/stderr"
+				printf "\t%.6f\t%.6f\t%.6f\t%.6f", m(p " ls"), sd(p " ls"), m(p " ps"), sd(p " ps") > "/dev/stderr"
+			else
+				printf "\t\t\t\t" > "/dev/stderr"
+			if (n[p " lx"] && n[p " px"])
+				printf "\t%.4f\t%.4f\t%.4f\t%.4f\n", m(p " lx"), sd(p " lx"), m(p " px"), sd(p " px") > "/dev/stderr"
 			else
 				printf "\t\t\t\t\n" > "/dev/stderr"
 		}
@@ -125,7 +173,8 @@ awk -F'\t' -v order="$live_pols" '
 			print "Why: the replay feeds each policy the loads recorded under stock, and cannot see feedback."
 			print "Under the live policy tg->load_avg differs, so the group weights (calc_group_shares()) and"
 			print "with them the cfs_rq loads themselves differ; the workload also ran differently (a VM under"
-			print "TCG on a shared host), which moves when update attempts happen (ratelimit and the error)."
+			print "TCG on a shared host), which moves when update attempts happen (ratelimit and the error)"
+			print "and which CPUs write and read a group line in turn (the transfers)."
 		} else if (compared) {
 			print "Every prediction lies within the live spread."
 		} else {
@@ -133,18 +182,21 @@ awk -F'\t' -v order="$live_pols" '
 		}
 	}' "$out/live.tsv" "$out/pred.tsv" 2>"$res/whatif.tsv.body" >"$out/table.txt"
 {
-	printf 'policy\tlive_runs\tpredicted_runs\twrite_pct\twrite_pct_stddev\tpredicted_write_pct\tpredicted_write_pct_stddev\terr_mean_load\terr_mean_load_stddev\tpredicted_err_mean_load\tpredicted_err_mean_load_stddev\tshares_err_mean_pct\tshares_err_mean_pct_stddev\tpredicted_shares_err_mean_pct\tpredicted_shares_err_mean_pct_stddev\n'
+	printf 'policy\tlive_runs\tpredicted_runs\twrite_pct\twrite_pct_stddev\tpredicted_write_pct\tpredicted_write_pct_stddev\terr_mean_load\terr_mean_load_stddev\tpredicted_err_mean_load\tpredicted_err_mean_load_stddev\tshares_err_mean_pct\tshares_err_mean_pct_stddev\tpredicted_shares_err_mean_pct\tpredicted_shares_err_mean_pct_stddev\tcoh_xnode_per_s\tcoh_xnode_per_s_stddev\tpredicted_coh_xnode_per_s\tpredicted_coh_xnode_per_s_stddev\n'
 	cat "$res/whatif.tsv.body"
 } >"$res/whatif.tsv"
 rm -f "$res/whatif.tsv.body"
 
 {
-	echo "What-if: each recording replayed under the policy it was recorded with (fairlab whatif --policy=P):"
-	echo "  exact (every decision as recorded, fairlab report's figures) for $nexact of $nfile recordings${bad:+; NOT for:$bad}"
+	echo "What-if: each recording replayed under the policy (and tg_layout) it was recorded with (fairlab whatif --policy=P[/LAYOUT]):"
+	echo "  exact (every decision as recorded, fairlab report's figures and modeled transfers) for $nexact of $nfile recordings${bad:+; NOT for:$bad}"
+	[ -z "$why" ] || { echo "  the figures that differ from the report's:"; printf '%s' "$why" | sed 's/^/    /'; }
 	echo
-	echo "The stock recordings replayed under every live policy: predicted against measured (mean ±stddev over"
-	echo "the rounds; write% = writes per attempt; shares% = time-weighted mean shares error, % of tg->shares,"
-	echo "the headline error; |E|mean = time-weighted mean |E| per group, load units)."
+	echo "The stock recordings replayed under every live policy and layout: predicted against measured (mean"
+	echo "±stddev over the rounds; write% = writes per attempt; shares% = time-weighted mean shares error, % of"
+	echo "tg->shares, the headline error; xnode/s = modeled cross-node transfers of the tg->load_avg lines per"
+	echo "second (fairlab's coherence model, a lower bound; a layout's own domain lines); |E|mean ="
+	echo "time-weighted mean |E| per group, load units)."
 	echo "A prediction is outside the live spread when mean ±stddev of the two do not overlap."
 	cat "$out/table.txt"
 } >"$res/whatif.txt"
@@ -169,7 +221,8 @@ if [ -n "$first_stock" ] && command -v "${GNUPLOT:-gnuplot}" >/dev/null; then
 	awk -F'\t' -v lo=$lo -v ly=$ly -v lsd=$lsd -v py=$py 'NR > 1 { y = ($ly < lo) ? lo : $ly; p = ($py < lo) ? lo : $py
 		print $1 "\t" $4 "\t" $5 "\t" y "\t" $lsd "\t" $6 "\t" p }' "$res/whatif.tsv" >"$res/plots/whatif-live.tsv"
 	pols=$(cut -f1 "$res/plots/whatif-live.tsv" | tr '\n' ' ')
-	# one colour and marker per live policy, named by the legend (no
+	# one colour and marker per live policy (16: make demo's 11 policies
+	# and 4 layouts), named by the legend (no
 	# labels to collide); its prediction: the same colour, the open marker;
 	# error bars stop at the log axis's floor
 	cat >"$res/plots/whatif-pareto.gp" <<EOG
@@ -185,14 +238,14 @@ set xrange [0:110]
 set grid
 set key outside right top box noenhanced
 pols = "$pols"
-cols = "#1f77b4 #d62728 #2ca02c #ff7f0e #9467bd #8c564b #e377c2 #17becf #bcbd22 #000000 #7f7f7f #aec7e8"
-filled = "5 7 9 11 13 15 5 7 9 11 13 15"
-hollow = "4 6 8 10 12 14 4 6 8 10 12 14"
+cols = "#1f77b4 #d62728 #2ca02c #ff7f0e #9467bd #8c564b #e377c2 #17becf #bcbd22 #000000 #7f7f7f #aec7e8 #393b79 #8c6d31 #ce6dbd #637939"
+filled = "5 7 9 11 13 15 5 7 9 11 13 15 7 9 11 13"
+hollow = "4 6 8 10 12 14 4 6 8 10 12 14 6 8 10 12"
 plot "$res/plots/whatif-frontier.tsv" using 1:2 with linespoints lw 2 pt 6 ps 0.5 lc rgb "#555555" title "replayed frontier", \\
      for [i=1:words(pols)] "$res/plots/whatif-live.tsv" using (strcol(1) eq word(pols, i) ? \$2 : NaN):4:(\$2 - \$3):(\$2 + \$3):(\$4 - \$5 < $lo ? $lo : \$4 - \$5):(\$4 + \$5) \\
-       with xyerrorbars lc rgb word(cols, (i - 1) % 12 + 1) pt (word(filled, (i - 1) % 12 + 1) + 0) ps 1.4 title word(pols, i), \\
+       with xyerrorbars lc rgb word(cols, (i - 1) % 16 + 1) pt (word(filled, (i - 1) % 16 + 1) + 0) ps 1.4 title word(pols, i), \\
      for [i=1:words(pols)] "$res/plots/whatif-live.tsv" using (strcol(1) eq word(pols, i) ? \$6 : NaN):7 \\
-       with points lc rgb word(cols, (i - 1) % 12 + 1) pt (word(hollow, (i - 1) % 12 + 1) + 0) ps 1.8 notitle
+       with points lc rgb word(cols, (i - 1) % 16 + 1) pt (word(hollow, (i - 1) % 16 + 1) + 0) ps 1.8 notitle
 EOG
 	if "${GNUPLOT:-gnuplot}" "$res/plots/whatif-pareto.gp" 2>"$res/plots/whatif-pareto.err"; then
 		echo

@@ -7,7 +7,11 @@
 # attempt, shares error mean and p99 and write%, computed by hand below;
 # the segment "all" of a recording with several; the table's headers carry
 # units; PNG and SVG plots with one line per policy; a point of one round
-# (no spread) or a recording without its report is an error.
+# (no spread) or a recording without its report is an error.  Layouts:
+# policies named POLICY/LAYOUT (stock/node, stock/node:100000; files
+# tg-stock_node-rN, tg-stock_node-100000-rN) keyed and titled by that
+# name, and the modeled cross-node transfers/s (coh_xnode_per_s; "nan"
+# where a report has none) as a sixth figure and panel.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tools/test/tap.sh"
@@ -52,20 +56,32 @@ expect "4 CPUs force: 2 rounds" 4 force 2 \
 # 4 CPUs, ratelimit:1000 (file tg-ratelimit-1000-rN, policy from throughput.tsv)
 expect "4 CPUs ratelimit:1000: its files found through throughput.tsv" 4 ratelimit:1000 2 \
 	60 14.1421 0.06 0.0141421 6 1.41421 60 14.1421 40 14.1421
+# 4 CPUs, stock/node: 200, 300 -> 250 +-70.7107; 400/1000, 600/2000 ->
+# 0.35 +-0.0707107; shares 2, 4 -> 3 +-1.41421; p99 20 +-0; write 40 +-0;
+# cross-node 30, 50 -> 40 +-14.1421
+expect "4 CPUs stock/node: a layout's name, its files (tg-stock_node-rN), cross-node transfers" 4 stock/node 2 \
+	250 70.7107 0.35 0.0707107 3 1.41421 20 0 40 0 40 14.1421
+expect "4 CPUs stock/node:100000: '/' and ':' in a name" 4 stock/node:100000 2 \
+	100 0 0.1 0 11 1.41421 40 0 40 0 5 0
+check "a report without coh_xnode_per_s: nan, not 0 (4 CPUs force: $(fig 4 force 14) $(fig 4 force 15))" \
+	test "$(fig 4 force 14) $(fig 4 force 15)" = "nan nan"
 check "rows in CPU order, policies in first-seen order" \
 	test "$(awk -F'\t' 'NR > 1 { printf "%s/%s ", $1, $2 }' "$tmp/res/scale.tsv")" = \
-	"2/stock 2/force 4/force 4/ratelimit:1000 "
+	"2/stock 2/force 4/force 4/ratelimit:1000 4/stock/node 4/stock/node:100000 "
 hdr=$(head -1 "$tmp/res/scale.txt")
 check "text table: a unit in every figure's header" eval \
-	'for u in "transfers (1/s)" "transfers/attempt" "mean (%)" "p99 (%)" "write (%)"; do [[ $hdr == *"$u"* ]] || exit 1; done'
+	'for u in "transfers (1/s)" "transfers/attempt" "mean (%)" "p99 (%)" "write (%)" "xnode transfers (1/s)"; do [[ $hdr == *"$u"* ]] || exit 1; done'
 check "text table: mean ±stddev cells" grep -q '^2 .*stock .*200\.0 ±100\.0 .*0\.2000 ±0\.1000' "$tmp/res/scale.txt"
 for t in png svg; do
 	check "plot scale.$t written" test -s "$tmp/res/plots/scale.$t"
 done
 check "PNG is a PNG" eval 'head -c 8 "$tmp/res/plots/scale.png" | grep -q PNG'
-# the key of each of the 5 panels names every policy (3 here)
-check "SVG: each policy in the key of each of the 5 panels" \
-	test "$(grep -c "<text>ratelimit:1000</text>" "$tmp/res/plots/scale.svg")" = 5
+check "text table: a layout's row" grep -q '^4 *stock/node:100000 *2  *100\.0 ±0 .* 5\.00 ±0' "$tmp/res/scale.txt"
+# the key of each of the 6 panels names every policy (5 here)
+for p in ratelimit:1000 stock/node:100000; do
+	check "SVG: $p in the key of each of the 6 panels" \
+		test "$(grep -c "<text>$p</text>" "$tmp/res/plots/scale.svg")" = 6
+done
 
 # a point of one round has no spread: refused
 cp -r "$data" "$tmp/thin"

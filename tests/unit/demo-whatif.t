@@ -7,7 +7,11 @@
 # live policies; a policy whose replay of every stock round takes every
 # recorded decision (ratelimit:1000 on 6.12, where stock is the kernel's
 # own 1 ms rate limit) labelled live against live, not a validation, and
-# a policy that decides otherwise (relative:8) not.
+# a policy that decides otherwise (relative:8) not.  Layouts: a global
+# recording listed as a stock/node run is not exact under its listed
+# layout (same decisions, other lines: caught by the modeled transfers);
+# stock/node's row is a prediction (not "the recorded stock decisions")
+# with its cross-node transfers/s from the stock recording's replay.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tools/test/tap.sh"
@@ -26,7 +30,7 @@ GNUPLOT=/nonexistent FAIRLAB=$FAIRLAB "$top/demo/whatif.sh" "$rec" "$res" >"$tmp
 s=$?
 check "whatif.sh: exit 0, no sanitizer report" eval 'test $s = 0 && ! grep -qE "$SAN_REPORT" "$tmp/err"'
 check "whatif.sh: each recording exact under its own policy (3 of 3)" \
-	grep -q "exact (every decision as recorded, fairlab report's figures) for 3 of 3 recordings" "$tmp/out"
+	grep -q "exact (every decision as recorded, fairlab report's figures and modeled transfers) for 3 of 3 recordings" "$tmp/out"
 # row POLICY: its line of the table
 row() { awk -v p="$1" '$1 == p' "$tmp/out"; }
 check "ratelimit:1000 on 6.12: the recorded stock decisions, live against live ($(row ratelimit:1000 | cut -c 1-60))" \
@@ -35,4 +39,32 @@ check "ratelimit:1000 predicted = stock measured, to the digit" \
 	eval 'test "$(row ratelimit:1000 | awk "{ print \$6, \$7 }")" = "$(row stock | awk "{ print \$4, \$5 }")"'
 check "relative:8 decides otherwise: not labelled ($(row relative:8 | cut -c 60-))" \
 	eval 'row relative:8 | grep -q "one live round" && ! row relative:8 | grep -q "recorded stock decisions"'
+check "the table has cross-node transfers/s, measured and predicted" \
+	eval 'grep -q "xnode/s measured  *xnode/s predicted" "$tmp/out"'
+
+# the stock recording again, listed as a run under tg_layout=node
+rec2=$tmp/rec2 res2=$tmp/res2
+cp -r "$rec" "$rec2"
+cp "$DATA/tree3-stock.dat" "$rec2/tg-stock_node-r1.dat"
+printf 'tg\tstock/node\t1\ttg-stock_node-r1.dat\n' >>"$rec2/throughput.tsv"
+GNUPLOT=/nonexistent FAIRLAB=$FAIRLAB "$top/demo/whatif.sh" "$rec2" "$res2" >"$tmp/out2" 2>"$tmp/err2"
+s=$?
+check "a global recording listed as stock/node: exit 1, no sanitizer report" \
+	eval 'test $s = 1 && ! grep -qE "$SAN_REPORT" "$tmp/err2"'
+check "... named: exact for 3 of 4, NOT for tg-stock_node-r1" \
+	grep -q "modeled transfers) for 3 of 4 recordings; NOT for: tg-stock_node-r1$" "$tmp/out2"
+row2() { awk -v p="$1" '$1 == p' "$tmp/out2"; }
+check "stock/node: a prediction, not the recorded stock decisions ($(row2 stock/node | cut -c 60-))" \
+	eval 'row2 stock/node | grep -q "one live round" && ! row2 stock/node | grep -q "recorded stock decisions"'
+# its predicted xnode/s: the replay's coh_xnode_n under stock/node over
+# the stock recording's duration (report's duration_s), from the CLI here
+# csvcol KEY [POLICY]: KEY of the CSV on stdin (of POLICY's row)
+csvcol() { awk -F, -v k="$1" -v p="${2:-}" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	p == "" || $(c["policy"]) == p { print $(c[k]); exit }'; }
+dur=$("$FAIRLAB" report --csv "$DATA/tree3-stock.dat" 2>/dev/null | csvcol duration_s)
+xn=$("$FAIRLAB" whatif --csv --policy=stock/node "$DATA/tree3-stock.dat" 2>/dev/null | csvcol coh_xnode_n stock/node)
+want=$(awk -v x="$xn" -v d="$dur" 'BEGIN { printf "%.4f", x / d }')
+got=$(awk -F'\t' '$1 == "stock/node" { print $18 }' "$res2/whatif.tsv")
+check "stock/node's predicted xnode/s in whatif.tsv = coh_xnode_n / duration_s ($got, $want)" \
+	eval 'test -n "$got" && test "$got" = "$want"'
 tap_end

@@ -19,6 +19,12 @@
 #   --threads T      T SMT siblings per core (default 1; N a multiple of
 #                    T, and of K*T with --nodes; the CPU then says
 #                    GenuineIntel, so 6.1 too sees the threads)
+#   --dies D         D dies per socket (default 1; needs --numa or --nodes,
+#                    N a multiple of K*D*T).  QEMU 7.2 shares the L3 of
+#                    CPUID leaf 4 per die, so each die is an LLC of its own
+#                    (the scheduler's sd_llc, the MC domain): D LLCs per
+#                    node.  The CPU then says GenuineIntel (leaf 4 and the
+#                    dies of leaf 0x1f are what both kernels read there).
 #   --mem MB         guest memory in MB (default 1024)
 #   --timeout SEC    host wall-clock limit for QEMU (default 300)
 #   --out DIR        artifact directory (default build/vm/<release>/<scenario-name>/)
@@ -68,6 +74,7 @@ kernel=${KERNEL:-${KREL:-$(fl_ready_ports | tail -n1)}}
 smp=2
 numa=0
 threads=1
+dies=1
 mem=1024
 tmo=300
 out=
@@ -92,6 +99,8 @@ while [ $# -gt 0 ]; do
 	--nodes=*) numa=${1#*=}; shift ;;
 	--threads) threads=${2:?--threads needs a value}; shift 2 ;;
 	--threads=*) threads=${1#*=}; shift ;;
+	--dies) dies=${2:?--dies needs a value}; shift 2 ;;
+	--dies=*) dies=${1#*=}; shift ;;
 	--mem) mem=${2:?--mem needs a value}; shift 2 ;;
 	--mem=*) mem=${1#*=}; shift ;;
 	--timeout) tmo=${2:?--timeout needs a value}; shift 2 ;;
@@ -135,6 +144,10 @@ case $tcg in single|multi) ;; *) die "--tcg must be single or multi, not '$tcg'"
 	die "--numa/--nodes $numa needs --smp a multiple of $numa (one socket per node)"
 [ $((smp % (threads * (numa > 0 ? numa : 1)))) = 0 ] ||
 	die "--threads $threads needs --smp a multiple of $threads per socket"
+[[ $dies =~ ^[1-9][0-9]*$ ]] || die "--dies must be a positive integer"
+[ "$dies" = 1 ] || [ "$numa" -ge 2 ] || die "--dies needs --numa or --nodes (one socket per node)"
+[ "$dies" = 1 ] || [ $((smp % (numa * dies * threads))) = 0 ] ||
+	die "--dies $dies needs --smp a multiple of nodes x dies x threads ($((numa * dies * threads)))"
 [ -f "$vmlinuz" ] || die "$vmlinuz missing (scripts/fetch-build.sh $KREL image unpacks it)"
 [ -d "$kmods" ] || die "$kmods missing (scripts/fetch-build.sh $KREL image unpacks it)"
 for t in qemu-system-x86_64 cpio gzip xz sha256sum ldd timeout tar strip; do
@@ -366,7 +379,7 @@ console=$tmp/console.log
 # this family does not support hyperthreading); as GenuineIntel, both
 # kernels take the threads from CPUID leaf 0xb.
 cpu=max
-[ "$threads" = 1 ] || cpu=max,vendor=GenuineIntel
+{ [ "$threads" = 1 ] && [ "$dies" = 1 ]; } || cpu=max,vendor=GenuineIntel
 qargs=(-accel "tcg,thread=$tcg" -cpu "$cpu" -m "${mem}M" ${qextra[@]+"${qextra[@]}"})
 [ -z "$icount" ] || qargs+=(-icount "shift=$icount,sleep=off")
 if [ "$numa" -ge 2 ]; then
@@ -374,7 +387,7 @@ if [ "$numa" -ge 2 ]; then
 	# the kernel WARN in topology_sane() at boot.  QEMU numbers the CPUs
 	# socket by socket, core by core, the SMT siblings of a core adjacent.
 	c0=$(( smp / numa )); mn=$(( mem / numa ))
-	qargs+=(-smp "$smp,sockets=$numa,cores=$(( c0 / threads )),threads=$threads")
+	qargs+=(-smp "$smp,sockets=$numa,$( [ "$dies" = 1 ] || echo "dies=$dies,")cores=$(( c0 / dies / threads )),threads=$threads")
 	for ((n = 0; n < numa; n++)); do
 		m=$mn; [ $n != 0 ] || m=$(( mem - mn * (numa - 1) ))
 		qargs+=(-object "memory-backend-ram,id=m$n,size=${m}M"
@@ -423,7 +436,7 @@ watchdog() {
 	echo quit >&9
 }
 
-echo "# $sname: kernel=$KREL smp=$smp numa=$numa threads=$threads mem=${mem}M modules=$nko timeout=${tmo}s" >&2
+echo "# $sname: kernel=$KREL smp=$smp numa=$numa dies=$dies threads=$threads mem=${mem}M modules=$nko timeout=${tmo}s" >&2
 t0=$(date +%s.%N)
 # in the background, so INT/TERM reach our trap at once (GNU timeout runs
 # in its own process group and passes a TERM on to QEMU)

@@ -176,13 +176,13 @@ awk -F'\t' -v base="$base" '
 		share = ($27 == "") ? "-" : sprintf("%.1f", 100 - $27)
 		if ($27 != "" && $2 > 1 && 100 - $27 > 0)
 			share = share sprintf(" ±%.0f%%", $27 * $28 / (100 - $27))
-		row[NR] = sprintf("%-15s %4s  %-14s %8s  %-11s %-14s %-14s %-14s %-16s %-16s %-12s %-12s %-12s %-12s %-14s %-14s %5s",
+		row[NR] = sprintf("%-18s %4s  %-14s %8s  %-11s %-14s %-14s %-14s %-16s %-16s %-12s %-12s %-12s %-12s %-14s %-14s %5s",
 			$1, $2, w, chg, share, cell(6), cell(9), cell(41), cell(30), cell(33),
 			cell(12), cell(15), cell(18), cell(21), cell(36), cell(38), $40)
 		nr = NR
 	}
 	END {
-		printf "%-15s %4s  %-14s %8s  %-11s %-14s %-14s %-14s %-16s %-16s %-12s %-12s %-12s %-12s %-14s %-14s %5s\n",
+		printf "%-18s %4s  %-14s %8s  %-11s %-14s %-14s %-14s %-16s %-16s %-12s %-12s %-12s %-12s %-14s %-14s %5s\n",
 			"tg_policy", "runs", "writes/s", "vs " base, "write%", "switches/s", "xnode sw/s", "xnode tr/s",
 			"shares mean %tgs", "shares p99 %tgs",
 			"|E|max", "|E|mean", "rel max %", "rel mean %", "hackbench/s*", "fork+exec/s*", "lost"

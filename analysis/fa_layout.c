@@ -227,6 +227,16 @@ int fa_lay_read_sum(struct fa_lay_group *g, const struct fa_layout *l,
 			  now - d->cached_ts < refresh, lines);
 }
 
+int fa_lay_read_sum_as(struct fa_lay_group *g, const struct fa_layout *l,
+		       const struct fa_lay_ctx *x, bool hit,
+		       struct fa_lay_dom **dom, u32 *lines)
+{
+	*lines = 0;
+	if (read_slots(g, l, x, dom))
+		return -1;
+	return read_lines(g, x, *dom, hit && *dom, lines);
+}
+
 int fa_lay_read_as(struct fa_lay_group *g, const struct fa_layout *l,
 		   const struct fa_lay_ctx *x, bool hit, u32 *lines)
 {

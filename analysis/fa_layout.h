@@ -140,6 +140,16 @@ int fa_lay_read_sum(struct fa_lay_group *g, const struct fa_layout *l,
 		    u32 *lines);
 
 /*
+ * fa_lay_read_sum() with the outcome given: a hit when @hit and the layout
+ * has a read cache (whatif replaying a recording under its own layout: the
+ * kernel's clock decided the hit, fa_replay_layout.c); the lines touched
+ * as fa_lay_read_as() touches them, the caller storing after a miss.
+ */
+int fa_lay_read_sum_as(struct fa_lay_group *g, const struct fa_layout *l,
+		       const struct fa_lay_ctx *x, bool hit,
+		       struct fa_lay_dom **dom, u32 *lines);
+
+/*
  * A recorded read of the sum by @x->c (report, fa_split.c): @hit as the
  * kernel recorded it (a hit without a cache under @l counts as a miss).
  * The lines it touches as fa_lay_read_sum()'s, a miss with a cache also

@@ -354,7 +354,7 @@ replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 	/* loaded once: the stores below may alias t for the compiler */
 	struct fa_cont_line *cont = plain ? NULL : t->cont;
 	const u64 ts = x->ts;
-	const s64 tla = x->rd_tla, kerr = x->rd_kerr, ideal = x->rd_ideal;
+	const s64 tla = x->rd_tla_sum, kerr = x->rd_kerr, ideal = x->rd_ideal;
 	const s64 rcon = x->rd_contrib, kcon = x->contrib;
 	const s64 load = x->rd_load, tg_shares = x->rd_tg_shares;
 	const s64 shares = x->rd_shares;
@@ -389,8 +389,14 @@ replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 	/* an untimed group has no ideal (nor a checked tg_shares) */
 	if (timed) {
 		u32 h = rp_shc_slot(last_x);
+		/*
+		 * The kernel's shares; for a read it served from a split
+		 * layout's cache, those of the sum it would have computed.
+		 */
+		s64 kgiven = tla == x->rd_tla ? shares :
+			fa_calc_group_shares(tla, rcon, load, tg_shares);
 
-		fa_shares_val(&shc[h].v, sub_w(shares, ideal), ideal, tg_shares);
+		fa_shares_val(&shc[h].v, sub_w(kgiven, ideal), ideal, tg_shares);
 		shc[h].x = last_x;
 		valid = 1ull << h;
 	}

@@ -199,11 +199,25 @@ struct rp_rec {
 	bool is_read;
 	bool rd_timed;		/* the group has a tracked sum(load) */
 	s64 rd_tla;		/* the value read */
+	/*
+	 * The sum that read would have computed: rd_tla, but for a read the
+	 * kernel served from a split layout's cache (rd_hit) the sum of the
+	 * seen cfs_rqs' contribs then (what every policy not replaying that
+	 * hit reads, with its own E for the kernel's).
+	 */
+	s64 rd_tla_sum;
 	s64 rd_contrib, rd_load, rd_tg_shares, rd_shares;	/* as recorded */
 	s64 rd_ideal;		/* shares with tg->load_avg = sum(load) */
 	s64 rd_kerr;		/* the kernel's E */
 	u64 rd_dt;		/* the span of the cfs_rq's last read error (0: none) */
 	u64 ts;			/* split layouts only (fa_replay.split): the time */
+	/*
+	 * A tg_read made under a split layout (it names a domain): that
+	 * layout, and whether the kernel served it from the cache; a policy
+	 * replayed under the same layout takes that outcome (rp_lay_read()).
+	 */
+	struct fa_layout rd_lay;
+	bool rd_split, rd_hit;
 };
 
 /*

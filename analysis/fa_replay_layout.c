@@ -131,10 +131,28 @@ bool rp_lay_read(struct fa_replay *r, struct rp_part *pt, struct rp_tg *t,
 	struct lay_at a;
 	struct fa_lay_dom *d;
 	u32 lines;
+	bool own;
 	int k;
 
 	lay_at(&a, r, pt, p, x);
-	k = fa_lay_read_sum(&t->lay[p], &rp->lay, &a.ctx, x->ts, &d, &lines);
+	/*
+	 * Under the layout the read was made in, the kernel's outcome: its
+	 * hit was judged on its own clock (ktime_get_mono_fast_ns()) against
+	 * whichever CPU of the domain stored last, perhaps before the
+	 * recording began; the record's time can only approximate that.  A
+	 * hit then gives the value the reader recorded (the cached sum the
+	 * kernel used), with this policy's E for the kernel's: exact for the
+	 * recorded policy.  Under any other layout, the
+	 * rule on the record's time and the policy's own cached sum.
+	 */
+	own = x->rd_split && x->rd_lay.kind == rp->lay.kind &&
+	      x->rd_lay.refresh_us == rp->lay.refresh_us;
+	if (own)
+		k = fa_lay_read_sum_as(&t->lay[p], &rp->lay, &a.ctx, x->rd_hit,
+				       &d, &lines);
+	else
+		k = fa_lay_read_sum(&t->lay[p], &rp->lay, &a.ctx, x->ts, &d,
+				    &lines);
 
 	*used = sum;
 	if (k < 0) {
@@ -144,7 +162,8 @@ bool rp_lay_read(struct fa_replay *r, struct rp_part *pt, struct rp_tg *t,
 	rp->line_reads += lines;
 	if (k) {
 		rp->cache_hits++;
-		*used = d->cached;
+		/* own: the recorded value, @sum less the sum read plus it */
+		*used = own ? add_w(sub_w(sum, x->rd_tla_sum), x->rd_tla) : d->cached;
 		return true;
 	}
 	if (d && fa_lay_store(d, &a.ctx, sum, x->ts))

@@ -202,6 +202,10 @@ int fa_replay_tg_read(struct fa_replay *r, const struct fa_engine *e, u32 i,
 	x->cseen = c->seen;
 	x->contrib = c->contrib;
 	x->rd_tla = rd->tg_load_avg;
+	x->rd_split = rd->split_dom && fa_layout_split(&e->seg.layout);
+	x->rd_lay = e->seg.layout;
+	x->rd_hit = rd->cache_hit;
+	x->rd_tla_sum = x->rd_split && x->rd_hit ? g->sum_contrib : rd->tg_load_avg;
 	x->rd_contrib = (s64)rd->contrib;
 	x->rd_load = (s64)rd->load;
 	x->rd_tg_shares = (s64)rd->tg_shares;

@@ -57,13 +57,9 @@ else
 	# node's 3,678 and global's 2,588) at a shares error from 0.79% to
 	# 7.2% (global 0.77%); node:100000 (100 ms) is the only refresh that
 	# cuts them, 3.1x below global (838), at 9.4%: the best read cache.
-	# node:1000 (1 ms) would stay beside it as the short refresh that
-	# keeps stock's error (0.94%).  Neither runs by default yet: whatif
-	# decides a read-cache recording's hits by its own clock instead of
-	# taking the recorded cache_hit, so demo/whatif.sh's exactness check
-	# fails on them (a 2026-12-03 run: shares error 12.23% live, 15.83%
-	# replayed); DEMO_POLICIES=...,stock/node:100000 runs them by hand.
-	: "${DEMO_POLICIES:=$required,relative:16,turner1,turner2,stock/node,stock/llc}"
+	# node:1000 (1 ms) stays beside it as the short refresh that keeps
+	# stock's error (0.94%), to show that price live.
+	: "${DEMO_POLICIES:=$required,relative:16,turner1,turner2,stock/node,stock/llc,stock/node:1000,stock/node:100000}"
 	: "${DEMO_IDLEST_ROUNDS:=3}"
 fi
 : "${DEMO_IDLEST:=stock,idle_cpus,nr_running}"

@@ -540,6 +540,89 @@ static void test_layouts(void)
 	done(&x);
 }
 
+/* @ev (a tg_update or tg_read) as recorded under a split layout: domain @dom. */
+static struct fa_event in_dom(struct fa_event ev, s32 dom, bool hit)
+{
+	if (ev.type == FA_EV_TG_UPDATE) {
+		ev.u.tg_update.split_dom = (u16)(dom + 1);
+	} else {
+		ev.u.tg_read.split_dom = (u16)(dom + 1);
+		ev.u.tg_read.cache_hit = hit;
+	}
+	return ev;
+}
+
+/*
+ * A recording made under node:15000 (a policy_switch of kind layout at 0
+ * names it), test_layouts()'s records with their domains: the updates'
+ * tg_load_avg is now the writer's domain counter (u1 100, u2 200, u3 110,
+ * u5 160, u4 160), and the kernel's cache decided otherwise than the rule
+ * on the record times: r1 (30 ms) a hit, on a sum of 310 CPU 0's domain
+ * cached before the recording began; r3 (40 ms) a hit (310, stale: 495
+ * shares); r2 (50 ms, CPU 1) a miss (360).
+ *  stock/node:15000 (the recording's own layout): the recorded outcome.
+ *            r1, r3 read C0 only (CPU 0's own line: no transfer); r2 a
+ *            miss: L0 (last written by CPU 0, u5) xnode, L1 its own, then
+ *            stores C1: 1 cross-node transfer, 2 hits, 2 counter lines;
+ *            the values as recorded: r1 310 (330, the ideal: no error),
+ *            r3 310 (495 against 426: 69), r2 360: report's figures.
+ *  stock/node:10000 (another layout): the rule on the record times.  r1
+ *            a miss (no cache): L1 xnode, stores C0 (310); r3 10 ms
+ *            later, not within 10 ms: a miss (L0 its own, L1 shared
+ *            since r1), stores 360; r2 a miss, L0 xnode: 2 transfers, 0
+ *            hits, 6 lines, no shares error.
+ */
+static void test_layout_recorded_hits(void)
+{
+	const struct fl_tg_policy pol[] = { { FL_TG_STOCK, 0 }, { FL_TG_STOCK, 0 } };
+	const struct fa_layout lay[] = { { FA_LAYOUT_NODE, 15000 }, { FA_LAYOUT_NODE, 10000 } };
+	struct fa_event ev[11];
+	const struct fa_replay_result *own, *oth;
+	const struct fa_segment *t;
+	struct run x;
+
+	memset(&ev[2], 0, sizeof(ev[2]));
+	ev[0] = topo(0, 0, 0);
+	ev[1] = topo(0, 1, 1);
+	ev[2].ts = 0;
+	ev[2].cpu = 0;
+	ev[2].type = FA_EV_POLICY_SWITCH;
+	ev[2].u.policy_switch.kind = FL_KIND_LAYOUT;
+	ev[2].u.policy_switch.new_policy = FA_LAYOUT_NODE;
+	ev[2].u.policy_switch.new_arg = 15000;
+	ev[3] = in_dom(upd_t(0 * MS, 0, 0, 100, 0, true, 100, FL_SINCE_NEVER, FL_TG_STOCK, 0, 4), 0, false);
+	ev[4] = in_dom(upd_t(10 * MS, 1, 1, 200, 0, true, 200, FL_SINCE_NEVER, FL_TG_STOCK, 0, 4), 1, false);
+	ev[5] = in_dom(upd_t(20 * MS, 0, 1, 210, 200, true, 110, 10 * MS, FL_TG_STOCK, 0, 4), 0, false);
+	ev[6] = in_dom(rd_t(30 * MS, 0, 0, 310, 100, 100, 330, 1), 0, true);
+	ev[7] = in_dom(upd_t(35 * MS, 0, 0, 150, 100, true, 160, 35 * MS, FL_TG_STOCK, 0, 4), 0, false);
+	ev[8] = in_dom(rd_t(40 * MS, 0, 0, 310, 150, 150, 495, 2), 0, true);
+	ev[9] = in_dom(rd_t(50 * MS, 1, 1, 360, 210, 210, 597, 1), 1, false);
+	ev[10] = in_dom(upd_t(60 * MS, 0, 0, 150, 150, false, 160, 25 * MS, FL_TG_STOCK, 0, 4), 0, false);
+	run_lay(&x, pol, lay, 2, ev, 11);
+	own = fa_replay_result(x.r, 0);
+	oth = fa_replay_result(x.r, 1);
+	t = fa_engine_total(x.e);
+	is_u64(t->read_mismatch, 0, "recorded hits: the recorded shares are calc_group_shares()'s");
+	is_u64(t->split_hits, 2, "recorded hits: report counts r1 and r3 as hits");
+	is_u64(own->diverged, 0, "own layout: stock decides as recorded");
+	is_u64(own->cache_hits, 2, "own layout: r1 and r3 hit, as recorded");
+	is_u64(own->line_reads, 2, "own layout: r2's 2 counter lines");
+	is_u64(own->fig.coh[FA_COH_XNODE], 1, "own layout: 1 cross-node transfer (r2 reads L0)");
+	is_u64(own->fig.coh[FA_COH_XNODE], t->coh[FA_COH_XNODE], "own layout: report's cross-node transfers");
+	is_u64(own->fig.coh_by_read, t->coh_by_read, "own layout: report's transfers by reads");
+	is_u64(own->fig.shares.max_abs, 69, "own layout: r3 used the recorded stale 310: 495, ideal 426");
+	is_u64(own->fig.shares.max_abs, t->shares.max_abs, "own layout: report's shares error max");
+	is_dbl(fa_err_mean_bnd(&own->fig.shares), fa_err_mean_bnd(&t->shares),
+	       "own layout: report's mean shares error");
+	is_dbl(fa_err_mean_bnd(&own->fig.shares), 69.0 / 1024 * 20 / 40,
+	       "own layout: 69/1024 held 20 of 40 ms of cfs_rq-time");
+	is_u64(oth->cache_hits, 0, "node:10000: no hit by the rule");
+	is_u64(oth->line_reads, 6, "node:10000: 3 misses of 2 counter lines");
+	is_u64(oth->fig.coh[FA_COH_XNODE], 2, "node:10000: 2 cross-node transfers");
+	is_u64(oth->fig.shares.max_abs, 0, "node:10000: fresh sums: no shares error");
+	done(&x);
+}
+
 /*
  * budget:50 under node (CPU 0 on node 0, CPU 1 on node 1):
  * test_budget_tg_load()'s records decided on the writer's domain counter
@@ -590,6 +673,7 @@ int main(void)
 	test_switch_resolve();
 	test_offline_clear();
 	test_layouts();
+	test_layout_recorded_hits();
 	test_budget_node();
 	return tap_done();
 }

@@ -77,4 +77,20 @@ static struct fa_event topology(u64 ts, s32 cpu, s32 node, s32 llc)
 	return ev;
 }
 
+/*
+ * @ev (a tg_update or tg_read) as recorded under a split layout: domain
+ * @dom, and for a read whether the kernel served it from the cache.
+ */
+__attribute__((unused))
+static struct fa_event in_dom(struct fa_event ev, s32 dom, bool hit)
+{
+	if (ev.type == FA_EV_TG_UPDATE) {
+		ev.u.tg_update.split_dom = (u16)(dom + 1);
+	} else {
+		ev.u.tg_read.split_dom = (u16)(dom + 1);
+		ev.u.tg_read.cache_hit = hit;
+	}
+	return ev;
+}
+
 #endif /* FA_TEST_RECORDS_H */

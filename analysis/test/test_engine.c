@@ -1166,18 +1166,6 @@ static void test_layout_switch(void)
 	run_end(&r);
 }
 
-/* @ev (a tg_update or tg_read) as recorded under a split layout: domain @dom. */
-static struct fa_event in_dom(struct fa_event ev, s32 dom, bool hit)
-{
-	if (ev.type == FA_EV_TG_UPDATE) {
-		ev.u.tg_update.split_dom = (u16)(dom + 1);
-	} else {
-		ev.u.tg_read.split_dom = (u16)(dom + 1);
-		ev.u.tg_read.cache_hit = hit;
-	}
-	return ev;
-}
-
 /*
  * report on a recording made under a split layout (fa_split.c): the
  * recorded domain and cache_hit decide which lines move.  cpu0, cpu1 on

@@ -540,18 +540,6 @@ static void test_layouts(void)
 	done(&x);
 }
 
-/* @ev (a tg_update or tg_read) as recorded under a split layout: domain @dom. */
-static struct fa_event in_dom(struct fa_event ev, s32 dom, bool hit)
-{
-	if (ev.type == FA_EV_TG_UPDATE) {
-		ev.u.tg_update.split_dom = (u16)(dom + 1);
-	} else {
-		ev.u.tg_read.split_dom = (u16)(dom + 1);
-		ev.u.tg_read.cache_hit = hit;
-	}
-	return ev;
-}
-
 /*
  * A recording made under node:15000 (a policy_switch of kind layout at 0
  * names it), test_layouts()'s records with their domains: the updates'

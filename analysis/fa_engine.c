@@ -246,7 +246,7 @@ static int on_policy_switch(struct fa_engine *e, const struct fa_policy_switch *
 
 		/* a layout this analyzer does not know: the segment's stays */
 		if (p->new_policy >= FA_LAYOUT_NR ||
-		    (s->layout.kind == ly.kind && s->layout.refresh_us == ly.refresh_us))
+		    fa_layout_same(&s->layout, &ly))
 			return 0;
 		if (e->seg_has_records && close_segment(e, e->now))
 			return -1;

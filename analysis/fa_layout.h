@@ -56,6 +56,12 @@ const char *fa_layout_label(const struct fa_layout *l, char *buf, size_t n);
 /* "/LAYOUT" appended to the label in @buf (room @n) under a split layout only. */
 void fa_layout_suffix(const struct fa_layout *l, char *buf, size_t n);
 
+/* The same layout: kind and read-cache refresh. */
+static inline bool fa_layout_same(const struct fa_layout *a, const struct fa_layout *b)
+{
+	return a->kind == b->kind && a->refresh_us == b->refresh_us;
+}
+
 static inline bool fa_layout_split(const struct fa_layout *l)
 {
 	return l->kind != FA_LAYOUT_GLOBAL;

@@ -145,8 +145,7 @@ bool rp_lay_read(struct fa_replay *r, struct rp_part *pt, struct rp_tg *t,
 	 * recorded policy.  Under any other layout, the
 	 * rule on the record's time and the policy's own cached sum.
 	 */
-	own = x->rd_split && x->rd_lay.kind == rp->lay.kind &&
-	      x->rd_lay.refresh_us == rp->lay.refresh_us;
+	own = x->rd_split && fa_layout_same(&x->rd_lay, &rp->lay);
 	if (own)
 		k = fa_lay_read_sum_as(&t->lay[p], &rp->lay, &a.ctx, x->rd_hit,
 				       &d, &lines);

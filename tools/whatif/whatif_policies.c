@@ -56,8 +56,7 @@ int fl_plist_add_lay(struct fl_policy_list *l, const struct fl_tg_policy *p,
 
 	for (i = 0; i < l->n; i++)
 		if (l->p[i].id == p->id && l->p[i].arg == p->arg &&
-		    l->lay[i].kind == lay->kind &&
-		    l->lay[i].refresh_us == lay->refresh_us)
+		    fa_layout_same(&l->lay[i], lay))
 			return 0;
 	if (l->n == FL_WHATIF_MAX_POLICIES) {
 		fl_error("more than %d policies", FL_WHATIF_MAX_POLICIES);

@@ -236,6 +236,20 @@ check "--layout=node,llc:1000 with 2 policies: 4 rows, policy-major" \
 "$FAIRLAB" whatif --json --policy=stock --layout=global,node --contention=10 --scale-cpus=2 "$f" >"$out" 2>"$err"; s=$?
 check "--contention --scale-cpus=2 on 2 CPUs per node: scale 1, scaled = contended >= idle" \
 	eval 'test $s = 0 && grep -q "\"scale\": 1," "$out" && awk "/\"idle_ns_per_s\"/ { i = \$2 + 0 } /\"contended_ns_per_s\"/ { c = \$2 + 0 } /\"contended_scaled_ns_per_s\"/ { n++; if (\$2 + 0 != c || c < i) bad = 1 } END { exit bad || n != 2 }" "$out"'
+# the CSV's contention columns are the JSON section's figures, row by row,
+# with and without layouts; without --contention the CSV has none
+for lay in "--layout=global,node:1000" ""; do
+	"$FAIRLAB" whatif --json --policy=stock,relative:8 $lay --contention=10 --scale-cpus=8 "$f" >"$out" 2>"$err"; s=$?
+	"$FAIRLAB" whatif --csv --policy=stock,relative:8 $lay --contention=10 --scale-cpus=8 "$f" >"$out.csv" 2>>"$err" || s=1
+	check "--csv --contention ${lay:-(no layout)}: contended columns as JSON's ($(awk -F, 'NR > 1 { printf "%s ", $NF }' "$out.csv"))" \
+		eval 'test $s = 0 && awk -F, "FNR == NR { v = \$0; sub(/.*: /, \"\", v); if (/\"contended_ns_per_s\"/) c[++n] = v + 0; if (/\"contended_scaled_ns_per_s\"/) d[++m] = v + 0; next }
+			FNR == 1 { ok = \$(NF - 1) == \"coh_cost_contended_ns_per_s\" && \$NF == \"coh_cost_contended_scaled_ns_per_s\"; next }
+			{ r++; if (\$(NF - 1) - c[r] > 0.05 || c[r] - \$(NF - 1) > 0.05 || \$NF - d[r] > 0.05 || d[r] - \$NF > 0.05 || \$NF + 0 <= 0) ok = 0 }
+			END { exit !(ok && r == n && n == m && n >= 2) }" "$out" "$out.csv"'
+done
+"$FAIRLAB" whatif --csv --policy=stock "$f" >"$out.csv" 2>"$err"
+check "--csv without --contention: no contention column" \
+	eval '! head -n 1 "$out.csv" | grep -q contended'
 "$FAIRLAB" whatif --policy=stock --layout=global,node --contention=10 "$f" >"$out" 2>"$err"; s=$?
 check "--contention: a verdict per split layout at 112 CPUs/node" \
 	eval 'test $s = 0 && grep -q "x56.00 CPUs" "$out" && grep -c "^   at 112 CPUs/node: stock/node .*the split is" "$out" | grep -qx 1'

@@ -127,7 +127,9 @@ FL_SHARED_MISS_HELP
 "                   script whatif.gp stay in DIR)\n"
 "  --gnuplot=PROG   the gnuplot program (default gnuplot)\n"
 "  --json           one JSON document: file, recorded, policies[], frontier[]\n"
-"  --csv            the policies table, one row each\n"
+"  --csv            the policies table, one row each; with --contention, two\n"
+"                   more columns: coh_cost_contended_ns_per_s and\n"
+"                   coh_cost_contended_scaled_ns_per_s (at --scale-cpus)\n"
 FL_THREADS_HELP
 "  -h, --help       this text\n"
 "  --idlest         the placement what-if instead: every recorded\n"
@@ -174,9 +176,19 @@ FL_THREADS_HELP
 	{ "diverged_n", "diverged(n)", FL_U64, 0, 0 }, \
 	{ "frontier", "front", FL_STR, 0, 5 },
 
+/*
+ * With --contention, CSV rows end with the contention term's two figures
+ * (text and JSON print them in a section of their own after the table).
+ */
+#define CONT_COLS \
+	{ "coh_cost_contended_ns_per_s", "contended(ns/s)", FL_DBL, 1, 0 }, \
+	{ "coh_cost_contended_scaled_ns_per_s", "contended@scale(ns/s)", FL_DBL, 1, 0 },
+#define NCONT 2
+
 static const struct fl_col cols[] = {
 	{ "policy", "policy", FL_STR, 0, 16 },
 	BASE_COLS
+	CONT_COLS
 };
 /*
  * With layouts (--layout, or POLICY/LAYOUT): the layout, the modeled
@@ -194,17 +206,27 @@ static const struct fl_col cols_lay[] = {
 	{ "coh_by_read_n", "xfer.by_read(n)", FL_U64, 0, 0 },
 	{ "line_reads_n", "line.reads(n)", FL_U64, 0, 0 },
 	{ "cache_hits_n", "cache.hits(n)", FL_U64, 0, 0 },
+	CONT_COLS
 };
-static const struct fl_table table =
-	FL_TABLE("policies", "Replayed policies (figures as fairlab report's)", cols);
+#define TITLE "Replayed policies (figures as fairlab report's)"
+#define TITLE_LAY "Replayed policies and layouts (figures as fairlab report's)"
+static const struct fl_table table = { "policies", TITLE, FL_NCOLS(cols) - NCONT, cols };
+static const struct fl_table table_cont = FL_TABLE("policies", TITLE, cols);
 static const struct fl_table table_lay =
-	FL_TABLE("policies", "Replayed policies and layouts (figures as fairlab report's)",
-		 cols_lay);
+	{ "policies", TITLE_LAY, FL_NCOLS(cols_lay) - NCONT, cols_lay };
+static const struct fl_table table_lay_cont = FL_TABLE("policies", TITLE_LAY, cols_lay);
 
-static const struct fl_table *table_of(const struct fl_whatif *w)
+/* The table for format @fmt: the contention columns in CSV only. */
+static const struct fl_table *table_of(const struct fl_whatif *w, enum fl_format fmt)
 {
-	return w->layouts ? &table_lay : &table;
+	bool cont = w->cont_window_ns && fmt == FL_FMT_CSV;
+
+	if (w->layouts)
+		return cont ? &table_lay_cont : &table_lay;
+	return cont ? &table_cont : &table;
 }
+
+static void cont_rates(const struct fl_whatif *w, u32 i, double v[3]);
 
 /* The figure of report's metric @key (metrics.h): the same definition. */
 static double metric(const char *key, const struct fa_segment *f)
@@ -256,6 +278,13 @@ static void row(struct fl_emit *em, const struct fl_whatif *w, u32 i)
 		v[k++] = fl_v_u64(f->coh_by_read);
 		v[k++] = fl_v_u64(x->line_reads);
 		v[k++] = fl_v_u64(x->cache_hits);
+	}
+	if (k < em->t->ncols) {		/* the contention columns (CSV) */
+		double c[3];
+
+		cont_rates(w, i, c);
+		v[k++] = fl_v_dbl(c[1]);
+		v[k++] = fl_v_dbl(c[2]);
 	}
 	fl_table_row(em, v);
 }
@@ -350,7 +379,7 @@ static void print_text(const struct fl_whatif *w, const char *path,
 		       enum fl_whatif_cost cost, const u32 *fr, u32 nfr)
 {
 	const struct fa_segment *t = fa_engine_total(w->e);
-	struct fl_emit em = { .fmt = FL_FMT_TEXT, .f = stdout, .t = table_of(w) };
+	struct fl_emit em = { .fmt = FL_FMT_TEXT, .f = stdout, .t = table_of(w, FL_FMT_TEXT) };
 	u32 n = fa_replay_count(w->r), i;
 	char name[48];
 
@@ -398,7 +427,8 @@ static void print_json(const struct fl_whatif *w, const char *path,
 {
 	const struct fa_segment *t = fa_engine_total(w->e);
 	struct fl_json j;
-	struct fl_emit em = { .fmt = FL_FMT_JSON, .f = stdout, .json = &j, .t = table_of(w) };
+	struct fl_emit em = { .fmt = FL_FMT_JSON, .f = stdout, .json = &j,
+			      .t = table_of(w, FL_FMT_JSON) };
 	u32 n = fa_replay_count(w->r), i;
 	char name[48];
 
@@ -664,7 +694,7 @@ int cmd_whatif(int argc, char **argv)
 	} else if (fmt == FL_FMT_JSON) {
 		print_json(&w, path, cost, fr, nfr);
 	} else {
-		struct fl_emit em = { .fmt = FL_FMT_CSV, .f = stdout, .t = table_of(&w),
+		struct fl_emit em = { .fmt = FL_FMT_CSV, .f = stdout, .t = table_of(&w, FL_FMT_CSV),
 				      .nlead = 1, .csv_header = true,
 				      .lead_keys = (const char *const[]){ "file" },
 				      .lead_vals = (const char *const[]){ path } };

@@ -16,6 +16,9 @@
 #                   build, boot its own image, smoke (+ coverage) scenarios
 #   make demo       the policy comparison experiment in a QEMU VM (KERNEL=6.1|6.12)
 #   make demo-scale contention and error against the CPU count, 2-16 vCPUs
+#   make headline   where a group's load should live: demo-scale and demo's
+#                   tg VM on every port, then demo/headline.sh (about 45 min;
+#                   HEADLINE_RUN=0: only the analysis of the runs already made)
 #   make install    the tool, plugin, man pages, completion (PREFIX=/usr/local)
 #   make deb        build/deb/fairlab_*.deb and fairlab-dkms_*.deb
 #   make port-check KREL=6.12.111+deb12-cloud-amd64
@@ -61,7 +64,7 @@ export KERNEL
 need = @scripts/deps.sh $(1) --tools
 
 .PHONY: all modules userspace tools-all deps deps-tool deps-modules deps-vm check \
-	check-unit check-vm check-layout check-builds check-stress check-audit-smp demo demo-scale smoke-modules \
+	check-unit check-vm check-layout check-builds check-stress check-audit-smp demo demo-scale headline smoke-modules \
 	bench-module bench-profile bench-analyzer install clean refusal-modules \
 	surface probe-module port-check port-check-all
 
@@ -146,6 +149,21 @@ demo-scale: userspace
 	$(call need,vm)
 	@$(MAKE) --no-print-directory modules KERNEL=$(KERNEL)
 	@demo/scale.sh
+
+# Issue 25's headline over every port's make demo-scale and make demo (its
+# tg VM) outputs, into build/headline/.
+HEADLINE_RUN ?= 1
+headline: userspace
+	$(call need,vm)
+	@set -e; dirs=; for p in $(PORTS); do \
+		r=$$(sed -n 's/^KREL=//p' module/port/$$p/kernel.conf); \
+		if [ "$(HEADLINE_RUN)" != 0 ]; then \
+			$(MAKE) --no-print-directory modules KERNEL=$$p; \
+			KERNEL=$$p demo/scale.sh; \
+			KERNEL=$$p DEMO_ONLY=tg demo/demo.sh; \
+		fi; \
+		dirs="$$dirs build/demo-scale/$$r build/demo/$$r"; \
+	done; demo/headline.sh build/headline $$dirs
 
 bench-module: userspace
 	$(call need,vm)

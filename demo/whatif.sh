@@ -213,13 +213,30 @@ if [ -n "$first_stock" ] && command -v "${GNUPLOT:-gnuplot}" >/dev/null; then
 		err=abs ecol=err_mean_load lo=0.01 ly=8 lsd=9 py=10
 		ylabel="time-weighted mean |E| per group (load; 0 drawn at 0.01)"
 	fi
-	"$FAIRLAB" whatif --csv --error=$err "$first_stock" 2>/dev/null |
-		awk -F, -v ec=$ecol -v lo=$lo 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-			$(c["frontier"]) == "*" { e = $(c[ec]) + 0; print $(c["write_pct"]) "\t" (e < lo ? lo : e) "\t" $(c["policy"]) }' |
-		sort -g >"$res/plots/whatif-frontier.tsv"
-	# policy, write%, its sd, error, its sd, predicted write%, predicted error
-	awk -F'\t' -v lo=$lo -v ly=$ly -v lsd=$lsd -v py=$py 'NR > 1 { y = ($ly < lo) ? lo : $ly; p = ($py < lo) ? lo : $py
-		print $1 "\t" $4 "\t" $5 "\t" y "\t" $lsd "\t" $6 "\t" p }' "$res/whatif.tsv" >"$res/plots/whatif-live.tsv"
+	# the cost axis: the modeled cross-node transfers of the tg->load_avg
+	# lines per second (what a tg_layout moves, the demo verdict's cost)
+	# when every live policy has them, else write%; the frontier of the
+	# first stock recording replayed under 50 policies, computed here on
+	# that axis (no other policy with both a lower or equal cost and error,
+	# one lower)
+	if awk -F'\t' 'NR > 1 && ($16 == "" || $18 == "") { f = 1 } END { exit f }' "$res/whatif.tsv"; then
+		xcol=xnode lx=16 lxsd=17 px=18
+		xlabel="modeled cross-node transfers of the tg->load_avg lines (1/s)"
+	else
+		xcol=write lx=4 lxsd=5 px=6
+		xlabel="writes per tg_update attempt (%)"
+	fi
+	dur=$(col "$out/$(basename "$first_stock" .dat).live.csv" duration_s 2>/dev/null)
+	"$FAIRLAB" whatif --csv --layout=global --error=$err "$first_stock" 2>/dev/null |
+		awk -F, -v ec=$ecol -v lo=$lo -v xc=$xcol -v dur="$dur" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			{ e = $(c[ec]) + 0; x = xc == "xnode" ? (dur > 0 ? $(c["coh_xnode_n"]) / dur : 0) : $(c["write_pct"])
+			  print x "\t" (e < lo ? lo : e) "\t" $(c["policy"]) }' |
+		sort -t$'\t' -k1,1g -k2,2g |
+		awk -F'\t' 'NR == 1 || $2 < best { print; best = $2 }' >"$res/plots/whatif-frontier.tsv"
+	# policy, cost, its sd, error, its sd, predicted cost, predicted error
+	awk -F'\t' -v lo=$lo -v ly=$ly -v lsd=$lsd -v py=$py -v lx=$lx -v lxsd=$lxsd -v px=$px 'NR > 1 {
+		y = ($ly < lo) ? lo : $ly; p = ($py < lo) ? lo : $py
+		print $1 "\t" $lx "\t" $lxsd "\t" y "\t" $lsd "\t" $px "\t" p }' "$res/whatif.tsv" >"$res/plots/whatif-live.tsv"
 	pols=$(cut -f1 "$res/plots/whatif-live.tsv" | tr '\n' ' ')
 	# one colour and marker per live policy (16: make demo's 11 policies
 	# and 4 layouts), named by the legend (no
@@ -230,11 +247,11 @@ set terminal pngcairo size 1100,700 font ",10"
 set output "$res/plots/whatif-pareto.png"
 set datafile separator "\t"
 set title "Live policies (filled, mean ±stddev over the rounds), their predictions from the stock recordings (open)\nand the Pareto frontier of $(basename "$first_stock") replayed under 50 policies (fairlab whatif --error=$err)" noenhanced
-set xlabel "writes per tg_update attempt (%)" noenhanced
+set xlabel "$xlabel" noenhanced
 set ylabel "$ylabel" noenhanced
 set logscale y
 set format y "%g"
-set xrange [0:110]
+$([ $xcol = write ] && echo 'set xrange [0:110]' || echo 'set xrange [0:*]')
 set grid
 set key outside right top box noenhanced
 pols = "$pols"

@@ -67,4 +67,22 @@ want=$(awk -v x="$xn" -v d="$dur" 'BEGIN { printf "%.4f", x / d }')
 got=$(awk -F'\t' '$1 == "stock/node" { print $18 }' "$res2/whatif.tsv")
 check "stock/node's predicted xnode/s in whatif.tsv = coh_xnode_n / duration_s ($got, $want)" \
 	eval 'test -n "$got" && test "$got" = "$want"'
+# the plot: cross-node transfers/s against the shares error, the replayed
+# frontier on that axis (x rising, error strictly falling), the live
+# points at whatif.tsv's measured xnode/s (gnuplot: make deps installs it)
+if command -v gnuplot >/dev/null; then
+	FAIRLAB=$FAIRLAB "$top/demo/whatif.sh" "$rec" "$tmp/res3" >/dev/null 2>&1
+	fr=$tmp/res3/plots/whatif-frontier.tsv
+	check "plot: whatif-pareto.png written, x axis the cross-node transfers" \
+		eval 'test -s "$tmp/res3/plots/whatif-pareto.png" && grep -q "set xlabel \"modeled cross-node transfers" "$tmp/res3/plots/whatif-pareto.gp"'
+	check "plot: the frontier ($(wc -l <"$fr") points) rises in xnode/s as its error falls" \
+		awk -F'\t' 'NR > 1 && !($1 >= x && $2 < y) { bad = 1 } { x = $1; y = $2 } END { exit bad || NR < 2 }' "$fr"
+	# stock's replay is on the frontier or dominated by it: its xnode/s is
+	# stock's measured one (the same recording, replayed exactly)
+	sx=$(awk -F'\t' '$1 == "stock" { print $2 }' "$tmp/res3/plots/whatif-live.tsv")
+	check "plot: stock's live point at whatif.tsv's measured xnode/s ($sx)" \
+		test "$sx" = "$(awk -F'\t' '$1 == "stock" { print $16 }' "$tmp/res3/whatif.tsv")"
+	check "plot: no policy of the frontier dominated by another replayed one" \
+		awk -F'\t' 'FNR == NR { x[NR] = $1; y[NR] = $2; n = NR; next } { for (i = 1; i <= n; i++) if (x[i] <= $1 && y[i] < $2 && x[i] != $1) bad = 1 } END { exit bad }' "$fr" "$fr"
+fi
 tap_end

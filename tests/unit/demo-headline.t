@@ -77,6 +77,9 @@ B=6.12.117+deb12-amd64
 	printf '%s\tcpus16\t2\tf.dat\trelative:8/node\t300\t1.1\n' $A
 	printf '%s\tcpus16\t1\tf.dat\tforce\t50\t3\n' $A
 	printf '%s\tcpus16\t2\tf.dat\tforce\t50\t3\n' $A
+	# B: whatif's "recorded" row (stock again) is not a candidate
+	printf '%s\tcpus16\t1\tf.dat\trecorded\t2000\t1\n' $B
+	printf '%s\tcpus16\t1\tf.dat\tstock\t2000\t1\n' $B
 } >"$tmp/sweep.tsv"
 
 "$top/demo/headline-analyze.sh" "$tmp/runs.tsv" "$tmp/model.tsv" "$tmp/sweep.tsv" "$tmp/res" >"$tmp/out" 2>"$tmp/err"
@@ -109,6 +112,8 @@ check "model crossover: a cheaper layout at a worse error does not win (marked !
 	grep -q "^$A *cpus16 *stock/node:100000  *8/node 0.50!  112/node 0.50!: does not win in this range" "$h"
 check "predicted best: relative:8/node, 5.50x fewer than stock (3 policies)" \
 	grep -q "^$A *cpus16 *relative:8/node: 200.0 ns/s at 1.00% against stock's 1100.0 ns/s at 1.00%: 5.50x fewer (3 policies and layouts)" "$h"
+check "predicted best: whatif's recorded row (stock again) is no candidate" \
+	grep -q "^$B *cpus16 *stock: 2000.0 ns/s at 1.00% against stock's 2000.0 ns/s at 1.00%: 1.00x fewer (2 policies and layouts)" "$h"
 check "the text prints what it wrote" cmp -s "$tmp/out" "$h"
 # a point without stock, and a policy of one round: exit 1, named
 awk -F'\t' '!($1 == "'$B'" && $5 == "stock") && !($5 == "force" && $6 == 2)' "$tmp/runs.tsv" >"$tmp/bad.tsv"

@@ -103,8 +103,12 @@ static int set_topology(struct fa_engine *e, s32 cpu, s32 node, s32 llc)
 	e->llc[cpu] = llc < 0 ? -1 : llc;
 	e->topo_gen++;
 	fa_switch_resolve(e);
-	if (e->cfg.replay)
+	if (fa_split_place(e))
+		return -1;
+	if (e->cfg.replay) {
 		fa_replay_switch_resolve(e->cfg.replay, e);
+		fa_replay_place(e->cfg.replay, e);
+	}
 	return 0;
 }
 

@@ -171,6 +171,8 @@ int fa_split_read_own(struct fa_engine *e, u32 i, s32 cpu, u16 split_dom);
 int fa_split_read(struct fa_engine *e, u32 i, s32 cpu, u16 split_dom, bool hit);
 /* A layout switch: every group's domain lines forgotten. */
 void fa_split_reset(struct fa_engine *e);
+/* A CPU placed: every group's unplaced counter's parts moved (fa_lay_place()). */
+int fa_split_place(struct fa_engine *e);
 
 /* fa_read.c: a tg_read record; group @i's read errors held up to @t. */
 int fa_on_tg_read(struct fa_engine *e, const struct fa_event *ev);
@@ -224,6 +226,8 @@ void fa_pending_resolve(struct fa_pending *p, const struct fa_engine *e,
 void fa_switch_resolve(struct fa_engine *e);
 /* The what-if replay's: the same, for each policy (fa_replay_close.c). */
 void fa_replay_switch_resolve(struct fa_replay *r, const struct fa_engine *e);
+/* A CPU placed: the unplaced counters' parts moved (fa_lay_place(), fa_replay_layout.c). */
+void fa_replay_place(struct fa_replay *r, const struct fa_engine *e);
 /* Classifies a write on @cpu after *@last_writer's, then sets *@last_writer. */
 enum fa_switch fa_writer_switch(const struct fa_engine *e, s32 *last_writer,
 				s32 cpu);

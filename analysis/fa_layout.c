@@ -106,6 +106,7 @@ void fa_lay_group_free(struct fa_lay_group *g)
 		dom_free(&g->d[i]);
 	dom_free(&g->unplaced);
 	free(g->d);
+	free(g->unpl);
 	fa_lay_group_init(g);
 }
 
@@ -132,6 +133,63 @@ struct fa_lay_dom *fa_lay_get(struct fa_lay_group *g, s32 dom)
 	return &g->d[dom];
 }
 
+int fa_lay_unplaced_add(struct fa_lay_group *g, s32 cpu, s64 v)
+{
+	u32 i;
+
+	for (i = 0; i < g->nunpl && g->unpl[i].cpu != cpu; i++)
+		;
+	if (i == g->nunpl) {
+		if (g->nunpl == g->unpl_cap) {
+			u32 n = g->unpl_cap ? 2 * g->unpl_cap : 4;
+			struct fa_lay_unpl *p = realloc(g->unpl, n * sizeof(*p));
+
+			if (!p)
+				return -1;
+			g->unpl = p;
+			g->unpl_cap = n;
+		}
+		g->unpl[g->nunpl++] = (struct fa_lay_unpl){ cpu, 0 };
+	}
+	/* wraps, as fa_update.c */
+	g->unpl[i].sum = (s64)((u64)g->unpl[i].sum + (u64)v);
+	g->unplaced.sum = (s64)((u64)g->unplaced.sum + (u64)v);
+	g->unplaced_used = true;
+	return 0;
+}
+
+int fa_lay_place(struct fa_lay_group *g, const struct fa_layout *l,
+		 const struct fa_coh_topo *t)
+{
+	u32 i = 0;
+
+	if (!g->unplaced_used)
+		return 0;
+	while (i < g->nunpl) {
+		struct fa_coh_cpu c = fa_coh_cpu(t, g->unpl[i].cpu);
+		s32 dom = fa_layout_dom(l, &c);
+		struct fa_lay_dom *d;
+		s64 v = g->unpl[i].sum;
+
+		if (dom < 0) {
+			i++;
+			continue;
+		}
+		d = fa_lay_get(g, dom);
+		if (!d)
+			return -1;
+		d->sum = (s64)((u64)d->sum + (u64)v);
+		g->unplaced.sum = (s64)((u64)g->unplaced.sum - (u64)v);
+		g->unpl[i] = g->unpl[--g->nunpl];
+	}
+	if (!g->nunpl) {
+		/* its line forgotten: a CPU unplaced later starts it afresh */
+		g->unplaced_used = false;
+		fa_coh_free(&g->unplaced.ctr);
+	}
+	return 0;
+}
+
 /* One line accessed by x->c, its transfer (if any) to the caller. */
 static int access(struct fa_coh_line *l, struct fa_cont_line *cl,
 		  const struct fa_lay_ctx *x, bool write)
@@ -153,9 +211,10 @@ int fa_lay_write(struct fa_lay_group *g, const struct fa_layout *l,
 
 	if (!d)
 		return -1;
-	if (dom < 0)
-		g->unplaced_used = true;
-	d->sum = (s64)((u64)d->sum + (u64)delta);	/* wraps, as fa_update.c */
+	if (dom >= 0)
+		d->sum = (s64)((u64)d->sum + (u64)delta);	/* wraps, as fa_update.c */
+	else if (fa_lay_unplaced_add(g, x->c->cpu, delta))
+		return -1;
 	return access(&d->ctr, &d->ctr_c, x, true);
 }
 

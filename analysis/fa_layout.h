@@ -20,8 +20,14 @@
  * a split layout the rules compare against that domain's counter.
  *
  * A CPU cpu_topology did not place (yet) has no domain: its writes go to
- * an extra "unplaced" counter (read with the others once it was written),
- * and its reads have no cache.
+ * an extra "unplaced" counter (read with the others while it holds some
+ * CPU's part), and its reads have no cache.  The kernel had no such
+ * counter: each CPU's part was in its domain's counter all along.  So
+ * once cpu_topology places a CPU (fa_lay_place()), its part moves to its
+ * domain's counter, and once no unplaced CPU's part is left the unplaced
+ * counter's line is gone: a sum no longer reads it (a recording's first
+ * records, made before the recorder described the topology, would
+ * otherwise add a line to every later sum that the kernel never read).
  *
  * It is the same lower bound as fa_coh.h: the traced accesses only, one
  * transfer per line access that misses, priced at idle latencies.
@@ -96,13 +102,33 @@ struct fa_lay_group {
 	u32 n;				/* d[0 .. n) */
 	struct fa_lay_dom *d;
 	struct fa_lay_dom unplaced;	/* writers without a domain */
-	bool unplaced_used;		/* written once: read by every sum */
+	bool unplaced_used;		/* holds a part: read by every sum */
+	u32 nunpl, unpl_cap;		/* unpl[0 .. nunpl) */
+	struct fa_lay_unpl {
+		s32 cpu;		/* a CPU not placed when it wrote */
+		s64 sum;		/* its part of unplaced.sum */
+	} *unpl;
 };
 
 void fa_lay_group_init(struct fa_lay_group *g);
 void fa_lay_group_free(struct fa_lay_group *g);
 /* Domain @dom's slot (grown, zeroed, on demand); -1: the unplaced one; NULL: no memory. */
 struct fa_lay_dom *fa_lay_get(struct fa_lay_group *g, s32 dom);
+
+/*
+ * @v added to the unplaced counter as CPU @cpu's part (a write, or a
+ * cfs_rq's contrib seeded by the replay).  0, or -1 out of memory.
+ */
+int fa_lay_unplaced_add(struct fa_lay_group *g, s32 cpu, s64 v);
+
+/*
+ * The unplaced counter's parts of the CPUs @t places now under @l moved
+ * to their domains' counters (no line accessed: the kernel kept them
+ * there); with none left, the unplaced counter and its line are gone.
+ * Called when cpu_topology places a CPU.  0, or -1 out of memory.
+ */
+int fa_lay_place(struct fa_lay_group *g, const struct fa_layout *l,
+		 const struct fa_coh_topo *t);
 
 /*
  * A transfer on a line, for the caller's counters: its distance @d (from

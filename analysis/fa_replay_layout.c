@@ -80,13 +80,27 @@ void rp_lay_seed(struct fa_replay *r, struct rp_part *pt, struct rp_tg *t,
 	s32 dom = fa_layout_dom(&r->pol[p].lay, &c);
 	struct fa_lay_dom *d = fa_lay_get(g, dom);
 
-	if (!d) {
+	if (!d || (dom < 0 && fa_lay_unplaced_add(g, (s32)x->cfs, x->contrib))) {
 		pt->nomem = true;
 		return;
 	}
-	if (dom < 0)
-		g->unplaced_used = true;
-	d->sum = add_w(d->sum, x->contrib);
+	if (dom >= 0)
+		d->sum = add_w(d->sum, x->contrib);
+}
+
+void fa_replay_place(struct fa_replay *r, const struct fa_engine *e)
+{
+	const struct fa_coh_topo topo = { e->node, e->llc, e->nr_node, e->cfg.coh_miss };
+	u32 i, p;
+
+	if (!r->split)
+		return;
+	fa_replay_flush(r);	/* the parts' records before the topology */
+	for (i = 0; i < r->ntg; i++)
+		for (p = 0; r->tg[i].lay && p < r->npol; p++)
+			if (r->pol[p].split &&
+			    fa_lay_place(&r->tg[i].lay[p], &r->pol[p].lay, &topo))
+				r->part[0].nomem = true;
 }
 
 s64 rp_lay_decide_read(struct fa_replay *r, struct rp_part *pt, struct rp_tg *t,

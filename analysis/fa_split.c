@@ -138,3 +138,17 @@ void fa_split_reset(struct fa_engine *e)
 		fa_lay_group_free(&e->tgtab.tg[i].lay);
 	e->split_doms_gen = 0;
 }
+
+int fa_split_place(struct fa_engine *e)
+{
+	struct fa_coh_topo t = { .node = e->node, .llc = e->llc, .n = e->nr_node,
+				 .miss = e->cfg.coh_miss };
+	u32 i;
+
+	if (!fa_layout_split(&e->seg.layout))
+		return 0;
+	for (i = 0; i < e->tgtab.n; i++)
+		if (fa_lay_place(&e->tgtab.tg[i].lay, &e->seg.layout, &t))
+			return -1;
+	return 0;
+}

@@ -233,6 +233,46 @@ static void test_unplaced(void)
 	fa_lay_group_free(&g);
 }
 
+/*
+ * fa_lay_place(): W4 +7 and W4 -2 on the unplaced counter U (CPU 4's part
+ * 5); R0 reads L0, L1, U (3 lines).  CPU 4 then placed on node 1 (a
+ * topology of its own): its part 5 moves to L1's counter (6 + 5 = 11
+ * after W3 +6), U is gone: R0 reads L0 and L1 only (2 lines), the sum
+ * still 11.  A CPU 4 part of a group placed under a topology where CPU 4
+ * is still unknown stays.
+ */
+static void test_place(void)
+{
+	static const s32 node2[] = { 0, 0, 0, 1, 1 };
+	static const s32 llc2[] = { 0, 0, 1, 2, 2 };
+	const struct fa_coh_topo placed = { node2, llc2, 5, FA_COH_MISS_FREE };
+	const struct fa_layout l = { FA_LAYOUT_NODE, 0 };
+	struct fa_coh_cpu c4 = fa_coh_cpu(&topo, 4), c3 = fa_coh_cpu(&placed, 3),
+			  c0 = fa_coh_cpu(&placed, 0);
+	struct tally t = { { 0 }, 0 };
+	struct fa_lay_ctx x4 = { &topo, &c4, nodes, 2, note, &t };
+	struct fa_lay_ctx x3 = { &placed, &c3, nodes, 2, note, &t };
+	struct fa_lay_ctx x0 = { &placed, &c0, nodes, 2, note, &t };
+	struct fa_lay_group g;
+	struct fa_lay_dom *d;
+	u32 got;
+
+	fa_lay_group_init(&g);
+	ok(!fa_lay_write(&g, &l, &x4, 7) && !fa_lay_write(&g, &l, &x4, -2), "place: W4 +7, W4 -2");
+	ok(!fa_lay_place(&g, &l, &topo), "place: CPU 4 not placed yet");
+	ok(g.unplaced_used, "place: its part stays unplaced");
+	ok(!fa_lay_read_sum(&g, &l, &x0, 0, &d, &got), "place: R0");
+	is_u64(got, 3, "place: R0 reads L0, L1 and U");
+	ok(!fa_lay_place(&g, &l, &placed), "place: CPU 4 on node 1");
+	ok(!g.unplaced_used, "place: U gone");
+	is_s64(g.unplaced.sum, 0, "place: nothing left in U");
+	ok(!fa_lay_write(&g, &l, &x3, 6), "place: W3 +6");
+	is_s64(g.d[1].sum, 11, "place: L1's counter holds CPU 4's 5 and W3's 6");
+	ok(!fa_lay_read_sum(&g, &l, &x0, 0, &d, &got), "place: R0 again");
+	is_u64(got, 2, "place: R0 reads L0 and L1 only");
+	fa_lay_group_free(&g);
+}
+
 static void test_parse(void)
 {
 	static const char *const bad[] = { "global:5", "node:", "node:x", "numa",
@@ -315,6 +355,7 @@ int main(void)
 	test_global_node();
 	test_cache();
 	test_unplaced();
+	test_place();
 	test_parse();
 	test_doms();
 	return tap_done();

@@ -612,6 +612,68 @@ static void test_layout_recorded_hits(void)
 }
 
 /*
+ * A recording's first records, made before the recorder described the
+ * topology and announced the layout (the kernel under node since before
+ * the recording; CPU 0 on node 0, CPU 1 on node 1, placed at 1 ms):
+ *   u1  0 ms  CPU0 cfs0 load 100, contrib 0: written (node 0's counter
+ *             100; CPU 0 not placed yet, no layout announced)
+ *   topology at 1 ms; policy_switch layout node -> node at 1 ms
+ *   u2 10 ms  CPU1 cfs1 load 200, contrib 0: written (node 1's: 200)
+ *   r1 20 ms  CPU1 reads cfs1: sum 300: 1024 * 200 / 300 = 682
+ *   r2 30 ms  CPU0 reads cfs0: 300: 1024 * 100 / 300 = 341
+ *  report    u1 in a segment of no layout: the global line (first access:
+ *            0).  The switch starts fresh counter lines L0, L1: u2 W1 L1
+ *            (first: 0); r1 L0 (never written: fill, 0), L1 its own (0);
+ *            r2 L0 (fill, 0), L1 M1 -> 0: xnode.  1 transfer, by a read;
+ *            2 reads of 2 counter lines.
+ *  stock/node (the recording's own layout): u1 writes CPU 0's part to the
+ *            unplaced counter U (first access: 0); placed at 1 ms, the
+ *            part moves to L0's counter and U is gone (its line with it).
+ *            Then as report: 1 cross-node transfer, 4 lines.  (Before
+ *            U was read by every later sum: r1 read U, M0 -> 1, a
+ *            second xnode transfer, and 6 lines.)
+ */
+static void test_layout_late_topology(void)
+{
+	const struct fl_tg_policy pol[] = { { FL_TG_STOCK, 0 } };
+	const struct fa_layout lay[] = { { FA_LAYOUT_NODE, 0 } };
+	struct fa_event ev[7];
+	const struct fa_replay_result *own;
+	const struct fa_segment *t;
+	struct run x;
+	u64 n = 0;
+	int d;
+
+	ev[0] = in_dom(upd_t(0 * MS, 0, 0, 100, 0, true, 100, FL_SINCE_NEVER, FL_TG_STOCK, 0, 2), 0, false);
+	ev[1] = topo(1 * MS, 0, 0);
+	ev[2] = topo(1 * MS, 1, 1);
+	memset(&ev[3], 0, sizeof(ev[3]));
+	ev[3].ts = 1 * MS;
+	ev[3].cpu = 0;
+	ev[3].type = FA_EV_POLICY_SWITCH;
+	ev[3].u.policy_switch.kind = FL_KIND_LAYOUT;
+	ev[3].u.policy_switch.old_policy = FA_LAYOUT_NODE;
+	ev[3].u.policy_switch.new_policy = FA_LAYOUT_NODE;
+	ev[4] = in_dom(upd_t(10 * MS, 1, 1, 200, 0, true, 200, FL_SINCE_NEVER, FL_TG_STOCK, 0, 2), 1, false);
+	ev[5] = in_dom(rd_t(20 * MS, 1, 1, 300, 200, 200, 682, 1), 1, false);
+	ev[6] = in_dom(rd_t(30 * MS, 0, 0, 300, 100, 100, 341, 1), 0, false);
+	run_lay(&x, pol, lay, 1, ev, 7);
+	own = fa_replay_result(x.r, 0);
+	t = fa_engine_total(x.e);
+	is_u64(t->read_mismatch, 0, "late topology: the recorded shares are calc_group_shares()'s");
+	is_u64(t->coh[FA_COH_XNODE], 1, "late topology: report's 1 cross-node transfer (r2 reads L1)");
+	is_u64(t->split_lines, 4, "late topology: report's 2 reads of 2 counter lines");
+	is_u64(own->diverged, 0, "late topology: stock decides as recorded");
+	is_u64(own->fig.coh[FA_COH_XNODE], 1, "late topology: own layout's 1 cross-node transfer");
+	for (d = 0; d < FA_COH_NR; d++)
+		n += own->fig.coh[d];
+	is_u64(n, 1, "late topology: and no other (no read of an unplaced counter)");
+	is_u64(own->fig.coh_by_read, t->coh_by_read, "late topology: report's transfers by reads");
+	is_u64(own->line_reads, 4, "late topology: 2 reads of 2 counter lines, as report");
+	done(&x);
+}
+
+/*
  * budget:50 under node (CPU 0 on node 0, CPU 1 on node 1):
  * test_budget_tg_load()'s records decided on the writer's domain counter
  * (its replayed contribs; the recording holds nothing else: tg_ksum 0):
@@ -662,6 +724,7 @@ int main(void)
 	test_offline_clear();
 	test_layouts();
 	test_layout_recorded_hits();
+	test_layout_late_topology();
 	test_budget_node();
 	return tap_done();
 }

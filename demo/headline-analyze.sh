@@ -125,7 +125,7 @@ awk -F'\t' -v model="$model" -v sweep="$sweep" '
 		if ($6 < 2) thin = thin sprintf(" %s %s %s (%d round)", $1, $2, $5, $6)
 	}
 	END {
-		print "fairlab headline: where a group'"'"'s load should live (issue 25), modeled costs of the tg->load_avg"
+		print "fairlab headline: where a group'"'"'s load should live, modeled costs of the tg->load_avg"
 		print "lines: the coherence model with its contention term (a MODEL: demo/headline-analyze.sh, fairlab"
 		print "whatif --help), ns of transfer latency per second; shares error in % of tg->shares."
 		for (a = 1; a <= npk; a++) {

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make headline: where a group's load should live, in one table (issue 25,
-# part 6), from the recordings of make demo and make demo-scale on each
-# kernel.  This script gathers the figures; demo/headline-analyze.sh
-# computes the headline from them (its header defines every figure).
+# make headline: where a group's load should live, in one table, from the
+# recordings of make demo and make demo-scale on each kernel.  This script
+# gathers the figures; demo/headline-analyze.sh computes the headline from
+# them (its header defines every figure).
 #
 #   demo/headline.sh [--window=US] [--scales=LIST] OUT DIR...
 #
@@ -42,6 +42,10 @@
 # machine of the 2023 per-node RFC).  FAIRLAB: the fairlab binary (default
 # build/fairlab).  Exit status 1 when a recording is missing or not
 # replayed exactly, 2 on a usage error.
+#
+# Examples:
+#   demo/headline.sh build/headline build/demo-scale/* build/demo/*
+#   demo/headline.sh --window=5 --scales=16,112 /tmp/h build/demo/6.12.117+deb12-amd64
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 W=10
@@ -51,7 +55,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--window=*) W=${1#*=}; [[ $W =~ ^[1-9][0-9]*$ ]] || { echo "headline: --window: '$W' is not a positive integer (us)" >&2; exit 2; } ;;
 	--scales=*) SCALES=${1#*=}; [[ $SCALES =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || { echo "headline: --scales: '$SCALES' is not a list of CPU counts" >&2; exit 2; } ;;
-	-h|--help) sed -n '3,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "headline: unknown option '$1'" >&2; usage ;;
 	*) break ;;
 	esac

@@ -79,13 +79,19 @@ trap 'rm -rf "$tmp"' EXIT
 # col CSV KEY: column KEY of the CSV's row 2 (the first data row), by name
 col() { awk -F, -v k="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == k) c = i; next } c { print $c; exit }' "$1"; }
 
+# topo TOPO: sets cpus, nodes and cpn (CPUs per node) from a guest's
+# topology.txt (one "cpu=N node=M llc=L" line per CPU)
+topo() {
+	cpus=$(grep -c '^cpu=' "$1")
+	nodes=$(sed -n 's/.* node=\([0-9-]*\).*/\1/p' "$1" | sort -u | wc -l)
+	cpn=$((cpus / nodes))
+}
+
 # point KREL POINT RECDIR TOPO: the rows of one point's recordings
 point() {
 	local krel=$1 pt=$2 rec=$3 topo=$4 cpus nodes cpn kind pol round file _ f
 	[ -s "$topo" ] || { echo "headline: $topo missing: no topology for $krel $pt" >&2; fail=1; return; }
-	cpus=$(grep -c '^cpu=' "$topo")
-	nodes=$(sed -n 's/.* node=\([0-9-]*\).*/\1/p' "$topo" | sort -u | wc -l)
-	cpn=$((cpus / nodes))
+	topo "$topo"
 	while IFS=$'\t' read -r kind pol round file _; do
 		[ "$kind" = tg ] || continue
 		f=$rec/$file
@@ -117,9 +123,8 @@ point() {
 # extrapolate KREL POINT RECDIR TOPO: the model rows of one point's stock recordings
 extrapolate() {
 	local krel=$1 pt=$2 rec=$3 topo=$4 cpus nodes cpn kind pol round file _ c
-	cpus=$(grep -c '^cpu=' "$topo")
-	nodes=$(sed -n 's/.* node=\([0-9-]*\).*/\1/p' "$topo" | sort -u | wc -l)
-	cpn=$((cpus / nodes))
+	[ -s "$topo" ] || return 0	# point() has said so
+	topo "$topo"
 	[ "$nodes" -ge 2 ] || return 0
 	while IFS=$'\t' read -r kind pol round file _; do
 		[ "$kind" = tg ] && [ "$pol" = stock ] || continue

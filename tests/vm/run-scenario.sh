@@ -63,8 +63,10 @@
 # Exit status 0 only if the guest printed "FAIRLAB-RESULT: PASS", the console
 # and dmesg show no WARNING/BUG/Oops/lockup/stall/panic, the taint has none
 # of W D L B, and SCENARIO.host.sh (if present) passed.  See tests/vm/README.md.
+# A run that failed across a guest clock jump is rerun once (the README).
 set -euo pipefail
 
+argv=("$@")	# for the one rerun after a guest clock jump (see the verdict)
 top=$(cd "$(dirname "$0")/../.." && pwd)
 vmdir=$top/tests/vm
 CACHE=${CACHE:-$top/.cache}
@@ -476,8 +478,6 @@ if [ "$(head -c 512 "$disk" | tr -d '\0' | wc -c)" -gt 0 ]; then
 fi
 
 # ---------------------------------------------------------------- verdict
-grep -aE '^(not )?ok - ' "$con" || true
-
 reasons=()
 bad='WARNING:|BUG:|Oops|general protection|soft lockup|hard LOCKUP|rcu_sched self-detected stall|rcu: INFO|Kernel panic|Call Trace'
 # Kernel lines only: a printk timestamp must precede the pattern on the line,
@@ -520,6 +520,39 @@ elif [ ${#reasons[@]} -eq 0 ]; then
 	reasons+=("guest printed no FAIRLAB-TAINT line")
 fi
 [ -z "$untar_err" ] || reasons+=("$untar_err")
+
+# A guest clock jump.  The guest's clock is the host's TSC (TCG reads it
+# raw), and a host that is paused and resumed, or moves QEMU between CPUs
+# whose TSCs differ, can make it leap days ahead: the soft-lockup watchdog
+# then reports a CPU "stuck" for longer than the VM has existed, and any
+# figure timed across the leap is wrong.  No guest clock can legitimately
+# run ahead of the host's wall clock over the VM's life, so a printk time
+# beyond it (10% and 10 s of slack for TSC calibration) is a jump.  A run
+# that failed across a jump proves nothing either way: it is rerun once,
+# in full, and the first run's lines are kept as comments; a second jump
+# fails with the reason named.
+gmax=$(grep -aoE '^\[ *[0-9]+\.[0-9]+\]' "$con" | tr -d '[] ' | sort -g | tail -1)
+jump=$(awk -v g="${gmax:-0}" -v h="$secs" 'BEGIN { if (g > h * 1.1 + 10) printf "%.0f", g - h }')
+failed=0
+[ ${#reasons[@]} -eq 0 ] && ! grep -aq '^not ok - ' "$con" || failed=1
+if [ -n "$jump" ] && [ "$failed" = 1 ]; then
+	if [ -z "${FAIRLAB_VM_CLOCK_RERUN:-}" ]; then
+		grep -aE '^(not )?ok - ' "$con" | sed 's/^/# first run: /' || true
+		echo "# $sname: the guest clock jumped (printk time ${gmax}s after ${secs}s on the host's clock): this run failed across the jump; rerunning it once (its console: $out/console-before-clock-jump.log)"
+		keep=$(mktemp "${TMPDIR:-/tmp}/fairlab-vm-jump.XXXXXX")
+		cp "$con" "$keep"
+		kill "$wdpid" "$monpid" 2>/dev/null || true
+		exec 9>&-
+		cleanup
+		trap - EXIT
+		FAIRLAB_VM_CLOCK_RERUN=$keep exec bash "$0" "${argv[@]}"
+	fi
+	reasons+=("the guest clock jumped again (printk time ${gmax}s after ${secs}s on the host's clock)")
+fi
+if [ -n "${FAIRLAB_VM_CLOCK_RERUN:-}" ] && [ -f "$FAIRLAB_VM_CLOCK_RERUN" ]; then
+	mv -f "$FAIRLAB_VM_CLOCK_RERUN" "$out/console-before-clock-jump.log"
+fi
+grep -aE '^(not )?ok - ' "$con" || true
 
 if [ ${#reasons[@]} -gt 0 ]; then
 	reason=${reasons[0]}

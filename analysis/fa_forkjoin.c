@@ -3,11 +3,25 @@
  * A helper thread for fork-join jobs (see fa_forkjoin.h).
  */
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "fa_forkjoin.h"
+
+/* The CPUs this process may run on (its affinity mask), at least 1. */
+static long usable_cpus(void)
+{
+	cpu_set_t set;
+	long n;
+
+	if (!sched_getaffinity(0, sizeof(set), &set))
+		return CPU_COUNT(&set) > 0 ? CPU_COUNT(&set) : 1;
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? n : 1;
+}
 
 struct fa_fj {
 	void (*fn)(void *arg);
@@ -50,6 +64,15 @@ struct fa_fj *fa_fj_start(void (*fn)(void *arg), void *arg)
 
 	/* 0: no thread at all; 1: the reader's pipeline thread only */
 	if (env && strtoul(env, NULL, 10) < 2)
+		return NULL;
+	/*
+	 * Unasked, only with a core for it: the reader's pipeline already
+	 * keeps two threads busy (decoding or the merge, and the engine),
+	 * and a third on two cores only takes turns with them.  Measured on
+	 * 2 cores (tools/README.md, "Speed of fairlab whatif"): the helper
+	 * made whatif 1.4x slower by wall clock and 1.8x by CPU time.
+	 */
+	if (!env && usable_cpus() < FA_FJ_MIN_CPUS)
 		return NULL;
 	f = calloc(1, sizeof(*f));
 	if (!f)

@@ -15,8 +15,12 @@
  * Threads are a wall-clock gain on a machine with a free core, never a
  * CPU-time gain.  FAIRLAB_THREADS=0 (no thread besides the caller's:
  * the reader's pipeline neither) or 1 (the pipeline's only) in the
- * environment makes fa_fj_start() return NULL.
+ * environment makes fa_fj_start() return NULL; 2 or more starts the
+ * helper whatever the cores.  Unset, the helper starts only when the
+ * process may run on FA_FJ_MIN_CPUS CPUs or more: the reader's pipeline
+ * keeps two busy already.
  */
+#define FA_FJ_MIN_CPUS	3
 #ifndef FA_FORKJOIN_H
 #define FA_FORKJOIN_H
 

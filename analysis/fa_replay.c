@@ -110,6 +110,11 @@ struct fa_replay *fa_replay_new_layouts(const struct fl_tg_policy *pol,
 	return r;
 }
 
+int fa_replay_threads(const struct fa_replay *r)
+{
+	return r->fj ? 2 : 1;
+}
+
 void fa_replay_free(struct fa_replay *r)
 {
 	u32 i;

@@ -116,6 +116,9 @@ void fa_replay_free(struct fa_replay *r);
 void fa_replay_set_contention(struct fa_replay *r, u64 window_ns,
 			      const double ns[3], u32 cpus_per_node);
 
+/* The threads it replays on: 2 with a helper (fa_forkjoin.h), else 1. */
+int fa_replay_threads(const struct fa_replay *r);
+
 /* After fa_engine_finish() of the engine it was given to (fa_engine_cfg). */
 u32 fa_replay_count(const struct fa_replay *r);
 const struct fa_replay_result *fa_replay_result(const struct fa_replay *r, u32 i);

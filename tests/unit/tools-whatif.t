@@ -101,20 +101,42 @@ figures_whatif "$ref" recorded | grep -v err_rel_mean_pct >"$tmp/rel"
 check "without --rel: the same figures, relative error null" \
 	eval 'grep -qx "err_rel_mean_pct null" "$tmp/norel" && grep -v err_rel_mean_pct "$tmp/norel" | cmp -s - "$tmp/rel"'
 
-# the default 50 policies are replayed in two halves on two threads (a
-# helper thread, fa_forkjoin.c): the same figures as on one thread
-# (FAIRLAB_THREADS=0), and "recorded" among them still the report's
+# the default 50 policies replayed in two halves on two threads (a
+# helper thread, fa_forkjoin.c; FAIRLAB_THREADS=2 starts it whatever the
+# cores): the same figures as on one thread (FAIRLAB_THREADS=0), and as
+# run by default; "recorded" among them still the report's
 for f in "$ref" "$DATA/analyzer-policies.dat"; do
 	name=$(basename "$f")
-	"$FAIRLAB" whatif --csv --rel "$f" >"$tmp/two" 2>/dev/null
+	FAIRLAB_THREADS=2 "$FAIRLAB" whatif --csv --rel "$f" >"$tmp/two" 2>/dev/null
+	"$FAIRLAB" whatif --csv --rel "$f" >"$tmp/dflt" 2>/dev/null
 	FAIRLAB_THREADS=0 "$FAIRLAB" whatif --csv --rel "$f" >"$tmp/one" 2>/dev/null
 	check "$name: 50 policies on two threads = on one ($(($(wc -l <"$tmp/one") - 1)) rows)" \
 		eval '[ "$(wc -l <"$tmp/one")" -gt 40 ] && cmp -s "$tmp/one" "$tmp/two"'
+	check "$name: 50 policies as run by default ($(nproc) CPUs) = on one" \
+		cmp -s "$tmp/one" "$tmp/dflt"
 	"$FAIRLAB" whatif --json --rel "$f" 2>/dev/null | after '"policy": "recorded"' >"$tmp/wi"
 	figures_report "$f" >"$tmp/rep"
 	check "$name: recorded among 50 policies: no decision differs, the report's figures" \
 		eval 'grep -qx "diverged_n 0" "$tmp/wi" && grep -v diverged "$tmp/wi" | cmp -s - "$tmp/rep"'
 done
+
+# the helper thread only with a core for it (FA_FJ_MIN_CPUS = 3 CPUs the
+# process may run on), or when FAIRLAB_THREADS asks for it
+thr() { FAIRLAB_PROFILE=1 "$@" whatif "$ref" 2>&1 >/dev/null |
+	sed -n 's/^fairlab profile: the replay of [0-9]* policies on \([0-9]*\) thread.*/\1/p'; }
+check "the replay on 1 CPU: 1 thread ($(thr taskset -c 0 "$FAIRLAB"))" \
+	test "$(thr taskset -c 0 "$FAIRLAB")" = 1
+check "the replay on 1 CPU, FAIRLAB_THREADS=2: 2 threads" \
+	test "$(thr env FAIRLAB_THREADS=2 taskset -c 0 "$FAIRLAB")" = 2
+check "the replay with FAIRLAB_THREADS=1: 1 thread" \
+	test "$(thr env FAIRLAB_THREADS=1 "$FAIRLAB")" = 1
+if [ "$(nproc)" -ge 3 ]; then
+	check "the replay on $(nproc) CPUs: 2 threads" test "$(thr "$FAIRLAB")" = 2
+	check "the replay on 2 of $(nproc) CPUs: 1 thread" \
+		test "$(thr taskset -c 0,1 "$FAIRLAB")" = 1
+else
+	check "the replay on $(nproc) CPUs: 1 thread" test "$(thr "$FAIRLAB")" = 1
+fi
 
 # every policy really is in analyzer-policies.dat, with its decisions
 pol=$DATA/analyzer-policies.dat

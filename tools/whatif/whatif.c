@@ -147,6 +147,10 @@ int fl_whatif_run(struct fl_whatif *w, const char *path,
 		fl_error("out of memory");
 		return -1;
 	}
+	if (getenv("FAIRLAB_PROFILE"))
+		fprintf(stderr, "fairlab profile: the replay of %u policies on %d thread%s\n",
+			l->n, fa_replay_threads(w->r),
+			fa_replay_threads(w->r) > 1 ? "s" : "");
 	if (fl_analyze(path, w->e))
 		return -1;
 	mark_frontier(w, cost);

@@ -541,8 +541,6 @@ if [ -n "$jump" ] && [ "$failed" = 1 ]; then
 		echo "# $sname: the guest clock jumped (printk time ${gmax}s after ${secs}s on the host's clock): this run failed across the jump; rerunning it once (its console: $out/console-before-clock-jump.log)"
 		keep=$(mktemp "${TMPDIR:-/tmp}/fairlab-vm-jump.XXXXXX")
 		cp "$con" "$keep"
-		kill "$wdpid" "$monpid" 2>/dev/null || true
-		exec 9>&-
 		cleanup
 		trap - EXIT
 		FAIRLAB_VM_CLOCK_RERUN=$keep exec bash "$0" "${argv[@]}"

@@ -20,9 +20,10 @@
  * process may run on FA_FJ_MIN_CPUS CPUs or more: the reader's pipeline
  * keeps two busy already.
  */
-#define FA_FJ_MIN_CPUS	3
 #ifndef FA_FORKJOIN_H
 #define FA_FORKJOIN_H
+
+#define FA_FJ_MIN_CPUS	3
 
 struct fa_fj;
 

@@ -243,14 +243,24 @@ static inline int fa_cpu_node(const struct fa_engine *e, s32 cpu)
  * @n_to: what fa_writer_switch() tells apart, for a caller that looks
  * up @cpu's node once for many last writers (the replay).
  */
-static inline enum fa_switch fa_switch_from(const struct fa_engine *e,
-					    s32 from, int n_to)
+static inline enum fa_switch fa_switch_from_topo(const struct fa_coh_topo *t,
+						 s32 from, int n_to)
 {
-	int n_from = fa_cpu_node(e, from);
+	int n_from = from >= 0 && (u32)from < t->n ? t->node[from] : -1;
 
 	if (n_from < 0 || n_to < 0)
 		return FA_SWITCH_UNKNOWN;
 	return n_from != n_to ? FA_SWITCH_XNODE : FA_SWITCH_NODE;
+}
+
+/* fa_switch_from_topo() on engine @e's topology. */
+static inline enum fa_switch fa_switch_from(const struct fa_engine *e,
+					    s32 from, int n_to)
+{
+	const struct fa_coh_topo t = { e->node, e->llc, e->nr_node,
+				       e->cfg.coh_miss };
+
+	return fa_switch_from_topo(&t, from, n_to);
 }
 
 /*

@@ -53,8 +53,16 @@ struct fa_replay *fa_replay_new_layouts(const struct fl_tg_policy *pol,
 					const struct fa_layout *lay, u32 n,
 					unsigned int flags)
 {
-	struct fa_replay *r = calloc(1, sizeof(*r));
+	/*
+	 * Aligned as its fields are (RP_LINE: the parts, and what the engine's
+	 * thread writes at every record); its size is a multiple of that.
+	 */
+	struct fa_replay *r = aligned_alloc(RP_LINE, sizeof(*r));
 	u32 i, k = 0, g;
+
+	if (!r)
+		return NULL;
+	memset(r, 0, sizeof(*r));
 
 	if (!r)
 		return NULL;
@@ -145,6 +153,7 @@ void fa_replay_free(struct fa_replay *r)
 		free(r->tg[i].rd);
 	}
 	free(r->tg);
+	free(r->clock);
 	free(r->pol);
 	free(r->res);
 	free(r->order);
@@ -177,12 +186,18 @@ const struct fa_replay_result *fa_replay_result(const struct fa_replay *r, u32 i
 struct rp_tg *rp_get_tg(struct fa_replay *r, u32 i, u32 cpu)
 {
 	struct rp_tg *t;
+	u64 *clock;
 	u32 n, p;
 
 	if (i >= r->ntg) {
 		rp_quiesce(r);	/* the helper reads the groups */
 		for (n = r->ntg ? r->ntg : 16; n <= i; n *= 2)
 			;
+		clock = realloc(r->clock, n * sizeof(*clock));
+		if (!clock)
+			return NULL;
+		memset(clock + r->ntg, 0, (n - r->ntg) * sizeof(*clock));
+		r->clock = clock;
 		t = realloc(r->tg, n * sizeof(*t));
 		if (!t)
 			return NULL;

@@ -8,9 +8,9 @@
 
 #include "fa_replay_int.h"
 
-/* Group @i's errors under every policy held from its last record to @t. */
+/* Group @i's errors under every policy held from its last record to @t_end. */
 static void advance(struct fa_replay *r, const struct fa_tg *g,
-		    struct rp_tg *t, u64 t_end)
+		    struct rp_tg *t, u64 *clock, u64 t_end)
 {
 	double dtd;
 	u64 dt;
@@ -18,7 +18,7 @@ static void advance(struct fa_replay *r, const struct fa_tg *g,
 
 	dt = g->timed && t_end > g->last_ts ? t_end - g->last_ts : 0;
 	dtd = (double)dt;
-	t->clock += dt;
+	*clock += dt;
 	for (p = 0; p < r->npol; p++) {
 		if (dt) {
 			t->gp[p].abs_time += t->gp[p].a * dtd;
@@ -26,7 +26,7 @@ static void advance(struct fa_replay *r, const struct fa_tg *g,
 				t->gc[p].rel_time += t->gc[p].rel * dtd;
 		}
 		/* the buckets complete when the results are read */
-		hold(r->pol[p].err, &t->gp[p], &t->gc[p], t->clock, r->rel);
+		hold(r->pol[p].err, &t->gp[p], &t->gc[p], *clock, r->rel);
 	}
 }
 
@@ -61,7 +61,7 @@ void fa_replay_advance(struct fa_replay *r, const struct fa_engine *e, u32 i,
 	fa_replay_flush(r);
 	if (i < r->ntg && r->tg[i].gp) {
 		advance_reads(r, &r->tg[i], t);
-		advance(r, &e->tgtab.tg[i], &r->tg[i], t);
+		advance(r, &e->tgtab.tg[i], &r->tg[i], &r->clock[i], t);
 	}
 }
 

@@ -52,12 +52,12 @@ static const struct fl_tg_rule *recorded_rule(struct rp_part *pt,
  * fa_replay_switch_resolve(), as the engine keeps its own.
  */
 static __attribute__((always_inline)) inline void
-count_switch(const struct fa_engine *e, struct rp_part *pt, struct rp_pol *rp,
+count_switch(const struct fa_replay *r, struct rp_part *pt, struct rp_pol *rp,
 	     u32 p, s32 from, s32 to, int n_to)
 {
 	if (from < 0)
 		return;
-	switch (fa_switch_from(e, from, n_to)) {
+	switch (fa_switch_from_topo(&r->topo, from, n_to)) {
 	case FA_SWITCH_NONE:
 		break;
 	case FA_SWITCH_NODE:
@@ -70,7 +70,7 @@ count_switch(const struct fa_engine *e, struct rp_part *pt, struct rp_pol *rp,
 	case FA_SWITCH_UNKNOWN:
 		rp->switches++;
 		rp->xnode_unknown++;
-		fa_pending_add(&pt->pend, e, p, p, from, to);
+		fa_pending_add(&pt->pend, r->e, p, p, from, to);
 		break;
 	}
 }
@@ -170,8 +170,7 @@ replay_range(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 	struct rp_pol *pol = r->pol;
 	struct rp_gp *gp = t->gp;
 	struct rp_gpc *gc = t->gc;
-	const struct fa_coh_topo topo = { r->e->node, r->e->llc, r->e->nr_node,
-					  r->e->cfg.coh_miss };
+	const struct fa_coh_topo topo = r->topo;
 	const struct fa_coh_cpu who = fa_coh_cpu(&topo, x->cpu);
 	struct fl_tg_input in = x->in;
 	/* loaded once: the stores below may alias t for the compiler */
@@ -228,7 +227,7 @@ replay_range(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 			s->pub = ksc;
 			rp->writes++;
 			if (q->last_writer != cpu) {
-				count_switch(r->e, pt, rp, p, q->last_writer, cpu, node);
+				count_switch(r, pt, rp, p, q->last_writer, cpu, node);
 				q->last_writer = cpu;
 			}
 			if (!plain && rp->split)
@@ -361,8 +360,7 @@ replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 	const u64 dt = x->rd_dt;
 	const double dtd = x->dtd;
 	const s32 cpu = x->cpu;
-	const struct fa_coh_topo topo = { r->e->node, r->e->llc, r->e->nr_node,
-					  r->e->cfg.coh_miss };
+	const struct fa_coh_topo topo = r->topo;
 	const struct fa_coh_cpu who = fa_coh_cpu(&topo, cpu);
 	/*
 	 * The shares depend on a policy's state only through its

@@ -25,6 +25,9 @@
 #include "fa_read.h"
 #include "fa_replay.h"
 
+/* A cache line's bytes, for what the replay's two threads must not share. */
+#define RP_LINE 64
+
 /*
  * One cfs_rq: the kernel's clock as rebuilt from since_ns, and its last
  * read (common to every policy: its time and whether a shares error
@@ -68,7 +71,7 @@ struct rp_cp {
  * The integral of |E| is summed per record, as the engine sums it (the
  * same roundings: the recorded policy's figures are the report's, bit
  * for bit), but the time E is held goes to its histogram buckets only
- * when E changes (rp_tg.clock - since): sums of durations are exact, so
+ * when E changes (the group's clock - since): sums of durations are exact, so
  * the buckets are the same as with a bucket add per record, and most
  * records leave most policies' E unchanged.
  */
@@ -76,7 +79,7 @@ struct rp_gp {
 	s64 err;		/* sum over seen cfs_rqs of (contrib - load) */
 	double abs_time;	/* integral of |E| in the open segment (fa_err) */
 	double a;		/* |E| (fa_err_val()) */
-	u64 since;		/* rp_tg.clock when E (a, ia, rel, ir) took its value */
+	u64 since;		/* fa_replay.clock[group] when E (a, ia, rel, ir) took its value */
 	u32 ia;			/* its histogram bucket */
 	s32 last_writer;
 	struct fa_coh_line line;	/* the modeled line (fa_coh.h): 64 bytes in all */
@@ -90,8 +93,11 @@ struct rp_gpc {
 	bool has_rel;
 };
 
+/*
+ * One task group: what both parts read at every record of it (the
+ * engine's thread writes none of it then; its time is fa_replay.clock).
+ */
 struct rp_tg {
-	u64 clock;		/* the group's time observed: the sum of its spans */
 	u32 nr_cfs;
 	struct rp_cfs *cfs;	/* [nr_cfs] */
 	struct rp_cp *cp;	/* [nr_cfs][npol] */
@@ -160,7 +166,7 @@ struct rp_part {
 	bool nomem;	/* a modeled line's sharers could not grow */
 	/* its policies' switches of unknown distance (id: internal index) */
 	struct fa_pending pend;
-};
+} __attribute__((aligned(RP_LINE)));	/* each thread's part on lines of its own */
 
 /* What every policy's decision on one record shares (set by the engine's thread). */
 struct rp_rec {
@@ -180,7 +186,7 @@ struct rp_rec {
 	s64 tg_ksum;		/* recorded tg->load_avg - the kernel's sum(contrib), before */
 	u64 ksc;		/* rebuilt sched_clock */
 	u64 before;		/* the kernel's last publish before, at a first record */
-	u64 clock;		/* rp_tg.clock after E's span before the record */
+	u64 clock;		/* the group's clock after E's span before the record */
 	double dtd;		/* that span */
 	s32 cpu;		/* executing CPU */
 	int node;		/* its node, -1 unknown */
@@ -250,7 +256,17 @@ struct fa_replay {
 	u32 *order;		/* internal index -> result index */
 	u32 range[RP_NR + 1];	/* internal indices of each RP_* */
 	struct fa_replay_result *res;
-	const struct fa_engine *e;	/* nodes of CPUs (fa_switch_from()) */
+	const struct fa_engine *e;	/* the engine records come from */
+	/*
+	 * Its CPUs' nodes and LLCs as of engine topology topo_seen: the
+	 * parts' only view of them (sync_topo(), fa_replay_rec.c).  The engine's own
+	 * struct shares cache lines with what its thread writes at every
+	 * record, and the helper thread reading them there at every record
+	 * cost both threads a line transfer each time.
+	 */
+	struct fa_coh_topo topo;
+	u32 topo_seen;
+	bool topo_set;
 	u32 *pend_held;		/* [npol]: both parts' pending entries per policy */
 	/*
 	 * part[0] on the engine's thread; with a helper thread (fj), part[1]
@@ -264,7 +280,7 @@ struct fa_replay {
 	struct fa_fj *fj;
 	struct rp_rec *buf;	/* [2 * RP_BATCH] */
 	struct rp_rec *batch, *hb;
-	u32 nbatch, hn;
+	u32 hn;
 	bool busy;
 	bool nomem1;		/* part[1].nomem, read when the helper was idle */
 	u64 mark;		/* the engine thread's CPU time at the last handoff */
@@ -286,12 +302,25 @@ struct fa_replay {
 	u64 near_ok;
 	u32 near_gen;
 
-	u64 attempts;
-	u64 rec_writes;		/* attempts the kernel wrote (resyncs too) */
-	u64 reads, read_untracked;	/* as the engine counts them */
 	bool started;
 	u32 ntg;
 	struct rp_tg *tg;	/* indexed like the engine's group table */
+	/*
+	 * [ntg]: each group's time observed, the sum of its spans; the
+	 * engine's thread's alone (the parts take it from rp_rec.clock), so
+	 * apart from rp_tg, which the helper reads at every record.
+	 */
+	u64 *clock;
+
+	/*
+	 * Written by the engine's thread at every record: on a cache line of
+	 * their own, away from what the helper reads at every record (the
+	 * line would move between the threads' CPUs at each record).
+	 */
+	u32 nbatch __attribute__((aligned(RP_LINE)));
+	u64 attempts;
+	u64 rec_writes;		/* attempts the kernel wrote (resyncs too) */
+	u64 reads, read_untracked;	/* as the engine counts them */
 };
 
 /*

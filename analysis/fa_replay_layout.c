@@ -33,8 +33,7 @@ static void note(void *arg, enum fa_coh_dist d, const struct fa_coh_src *src,
 
 static struct fa_coh_topo topo_of(const struct fa_replay *r)
 {
-	return (struct fa_coh_topo){ r->e->node, r->e->llc, r->e->nr_node,
-				     r->e->cfg.coh_miss };
+	return r->topo;
 }
 
 /* Record @x's CPU accessing policy @p's lines: the model's context. */

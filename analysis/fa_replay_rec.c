@@ -51,6 +51,7 @@ static void set_engine(struct fa_replay *r, const struct fa_engine *e)
 		rp_quiesce(r);
 		r->e = e;
 		r->near_ok = 0;
+		r->topo_set = false;
 	}
 }
 
@@ -88,12 +89,28 @@ static double cont_scale(const struct fa_replay *r, const struct fa_coh_topo *t)
 	return (double)r->cont_target * r->ndoms[FA_LAYOUT_NODE] / placed;
 }
 
+/*
+ * The parts' view of engine @e's topology (fa_replay.topo), made anew
+ * when it changed: the helper is idle then (set_topology() flushes the
+ * replay before it changes anything), and quiesced to be sure.
+ */
+static void sync_topo(struct fa_replay *r, const struct fa_engine *e)
+{
+	if (r->topo_set && r->topo_seen == e->topo_gen)
+		return;
+	rp_quiesce(r);
+	r->topo = (struct fa_coh_topo){ e->node, e->llc, e->nr_node,
+					e->cfg.coh_miss };
+	r->topo_seen = e->topo_gen;
+	r->topo_set = true;
+}
+
 /* Record @x, set up, replayed now or batched for both parts. */
 static int push(struct fa_replay *r, const struct fa_engine *e, struct rp_rec *x)
 {
+	sync_topo(r, e);
 	if ((r->split || r->cont_on) && (!r->doms_set || r->topo_gen != e->topo_gen)) {
-		const struct fa_coh_topo t = { e->node, e->llc, e->nr_node,
-					       e->cfg.coh_miss };
+		const struct fa_coh_topo t = r->topo;
 		u32 k;
 		int n;
 
@@ -153,8 +170,8 @@ int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
 	dt = g->timed && e->now > g->last_ts ? e->now - g->last_ts : 0;
 	x->spans = dt != 0;
 	x->dtd = (double)dt;
-	t->clock += dt;
-	x->clock = t->clock;
+	r->clock[i] += dt;
+	x->clock = r->clock[i];
 	x->ksc = kernel_clock(&t->cfs[cpu], u, e->now, &x->before, &x->evicted);
 	/* sum(load) after this record, and the kernel's sum(contrib) before */
 	lold = x->cseen ? c->load : 0;

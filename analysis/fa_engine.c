@@ -114,8 +114,7 @@ static int set_topology(struct fa_engine *e, s32 cpu, s32 node, s32 llc)
 
 int fa_coh_note(struct fa_engine *e, u32 i, s32 cpu, bool write)
 {
-	struct fa_coh_topo t = { .node = e->node, .llc = e->llc, .n = e->nr_node,
-				 .miss = e->cfg.coh_miss };
+	struct fa_coh_topo t = fa_engine_topo(e);
 	struct fa_coh_cpu c = fa_coh_cpu(&t, cpu);
 	struct fa_coh_src src;
 	enum fa_coh_dist d;

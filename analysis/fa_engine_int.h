@@ -232,6 +232,12 @@ void fa_replay_place(struct fa_replay *r, const struct fa_engine *e);
 enum fa_switch fa_writer_switch(const struct fa_engine *e, s32 *last_writer,
 				s32 cpu);
 
+/* Engine @e's CPU topology as the coherence model takes it (fa_coh.h). */
+static inline struct fa_coh_topo fa_engine_topo(const struct fa_engine *e)
+{
+	return (struct fa_coh_topo){ e->node, e->llc, e->nr_node, e->cfg.coh_miss };
+}
+
 /* fa_engine_cpu_node(), inline for the replay's loop over policies. */
 static inline int fa_cpu_node(const struct fa_engine *e, s32 cpu)
 {
@@ -257,8 +263,7 @@ static inline enum fa_switch fa_switch_from_topo(const struct fa_coh_topo *t,
 static inline enum fa_switch fa_switch_from(const struct fa_engine *e,
 					    s32 from, int n_to)
 {
-	const struct fa_coh_topo t = { e->node, e->llc, e->nr_node,
-				       e->cfg.coh_miss };
+	const struct fa_coh_topo t = fa_engine_topo(e);
 
 	return fa_switch_from_topo(&t, from, n_to);
 }

@@ -89,7 +89,7 @@ void rp_lay_seed(struct fa_replay *r, struct rp_part *pt, struct rp_tg *t,
 
 void fa_replay_place(struct fa_replay *r, const struct fa_engine *e)
 {
-	const struct fa_coh_topo topo = { e->node, e->llc, e->nr_node, e->cfg.coh_miss };
+	const struct fa_coh_topo topo = fa_engine_topo(e);
 	u32 i, p;
 
 	if (!r->split)

@@ -64,8 +64,7 @@ static void near_of(struct fa_replay *r, const struct fa_engine *e, s32 cpu,
 		r->near_gen = e->topo_gen;
 	}
 	if (!((r->near_ok >> cpu) & 1)) {
-		const struct fa_coh_topo t = { e->node, e->llc, e->nr_node,
-					       e->cfg.coh_miss };
+		const struct fa_coh_topo t = fa_engine_topo(e);
 		const struct fa_coh_cpu who = fa_coh_cpu(&t, cpu);
 
 		fa_coh_near_of(&r->near[cpu], &t, &who);
@@ -99,8 +98,7 @@ static void sync_topo(struct fa_replay *r, const struct fa_engine *e)
 	if (r->topo_set && r->topo_seen == e->topo_gen)
 		return;
 	rp_quiesce(r);
-	r->topo = (struct fa_coh_topo){ e->node, e->llc, e->nr_node,
-					e->cfg.coh_miss };
+	r->topo = fa_engine_topo(e);
 	r->topo_seen = e->topo_gen;
 	r->topo_set = true;
 }

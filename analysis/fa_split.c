@@ -65,8 +65,7 @@ enum split_op { SPLIT_WRITE, SPLIT_READ_OWN, SPLIT_READ_SUM, SPLIT_READ_HIT };
 
 static int access(struct fa_engine *e, u32 i, s32 cpu, enum split_op op)
 {
-	struct fa_coh_topo t = { .node = e->node, .llc = e->llc, .n = e->nr_node,
-				 .miss = e->cfg.coh_miss };
+	struct fa_coh_topo t = fa_engine_topo(e);
 	struct fa_coh_cpu c = fa_coh_cpu(&t, cpu);
 	struct split_note n = { e, i, cpu };
 	struct fa_lay_ctx x;
@@ -141,8 +140,7 @@ void fa_split_reset(struct fa_engine *e)
 
 int fa_split_place(struct fa_engine *e)
 {
-	struct fa_coh_topo t = { .node = e->node, .llc = e->llc, .n = e->nr_node,
-				 .miss = e->cfg.coh_miss };
+	struct fa_coh_topo t = fa_engine_topo(e);
 	u32 i;
 
 	if (!fa_layout_split(&e->seg.layout))

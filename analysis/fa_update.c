@@ -125,7 +125,7 @@ void fa_pending_add_transfer(struct fa_pending *p, const struct fa_engine *e,
 static enum fa_coh_dist pending_class(const struct fa_pending_ent *pe,
 				      const struct fa_engine *e)
 {
-	struct fa_coh_topo t = { e->node, e->llc, e->nr_node, e->cfg.coh_miss };
+	struct fa_coh_topo t = fa_engine_topo(e);
 	s32 from[FA_COH_SRC_MAX];
 	int nf, nt;
 	u32 k;

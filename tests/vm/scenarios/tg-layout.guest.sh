@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Issue 25, the kernel side: tg_layout=global|node|llc[:REFRESH_US]
-# (module/layout.h), opt-in (make check-layout; not part of make check).
+# The kernel side of tg_layout=global|node|llc[:REFRESH_US]
+# (module/layout.h), in make check and in make check-layout.
 # On 2 NUMA nodes (one socket, so one LLC, each), with the tg-* load:
 #  - bad values refused, at insmod and through sysfs, with EINVAL and one
 #    "invalid tg_layout" line per sysfs write, the layout kept;

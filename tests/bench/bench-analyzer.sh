@@ -188,14 +188,22 @@ for f in "$big" "$v6"; do
 	printf '%-16s fairlab report %7.2f s = %6.2f M events/s;  trace-cmd report %7.2f s;  ratio %5.1fx\n' \
 		"$label:" "$tf" "$(echo "$n / $tf / 1000000" | bc -l)" "$tt" "$(echo "$tt / $tf" | bc -l)"
 	sync
-	npol=$("$fl" whatif --csv "$f" 2>/dev/null | tail -n +2 | wc -l)
+	# the policies, and how many replay threads whatif starts here
+	# unasked (its own rule, told by FAIRLAB_PROFILE: fairlab(1))
+	if ! FAIRLAB_PROFILE=1 "$fl" whatif --csv "$f" >"$out/whatif.csv" 2>"$out/whatif.err"; then
+		echo "bench-analyzer: error: fairlab whatif failed on $f:" >&2
+		cat "$out/whatif.err" >&2
+		exit 1
+	fi
+	npol=$(tail -n +2 "$out/whatif.csv" | wc -l)
+	rthr=$(sed -n 's/^fairlab profile: the replay of [0-9]* policies on \([0-9]*\) thread.*/\1/p' "$out/whatif.err")
 	t=$(best3_timed "$fl" report "$f"); read -r rw rc <<<"$t"
 	t=$(best3_timed "$fl" whatif "$f"); read -r ww wc <<<"$t"
 	t=$(best3_timed env FAIRLAB_THREADS=1 "$fl" whatif "$f"); read -r w1w w1c <<<"$t"
 	t=$(best3_timed env FAIRLAB_THREADS=2 "$fl" whatif "$f"); read -r w2w w2c <<<"$t"
 	printf '%-16s fairlab report: wall %6.2f s, CPU %6.2f s\n' "$label:" "$rw" "$rc"
 	printf '%-16s fairlab whatif (%d policies), as run (%s): wall %6.2f s, CPU %6.2f s;  whatif/report wall %s (target <= 3x), CPU %s\n' \
-		"$label:" "$npol" "$([ "$(nproc)" -ge 3 ] && echo "replay on 2 threads" || echo "replay on 1 thread: $(nproc) CPUs")" \
+		"$label:" "$npol" "replay on ${rthr:-?} thread(s), $(nproc) CPUs" \
 		"$ww" "$wc" "$(ratio "$ww" "$rw")" "$(ratio "$wc" "$rc")"
 	printf '%-16s fairlab whatif (%d policies), replay on 1 thread:  wall %6.2f s, CPU %6.2f s;  whatif/report wall %s, CPU %s\n' \
 		"$label:" "$npol" "$w1w" "$w1c" "$(ratio "$w1w" "$rw")" "$(ratio "$w1c" "$rc")"

@@ -59,6 +59,8 @@
 # prints headline.txt.  Exit status 1 when a point has no stock or a
 # policy fewer than 2 rounds (no spread).
 set -uo pipefail
+# num(): the tables' figures, one formatter for both demo analyses
+num_awk=$(cat "$(dirname "$0")/num.awk") || exit 2
 u='usage: headline-analyze.sh RUNS MODEL SWEEP OUT'
 runs=${1:?$u}
 model=${2:?$u}
@@ -102,15 +104,7 @@ awk -F'\t' '
 	}' "$runs" >"$out/headline.tsv"
 
 # ------------------------------------------------ the text
-awk -F'\t' -v model="$model" -v sweep="$sweep" '
-	function num(x) {
-		if (x == "nan" || x == "") return "-"
-		if (x + 0 == 0) return "0"
-		if (x + 0 >= 10000) return sprintf("%.0f", x)
-		if (x + 0 >= 100) return sprintf("%.1f", x)
-		if (x + 0 >= 1) return sprintf("%.2f", x)
-		return sprintf("%.4f", x)
-	}
+awk -F'\t' -v model="$model" -v sweep="$sweep" "$num_awk"'
 	function pm(m, sd) { return num(m) (sd == "nan" || m + 0 == 0 ? "" : sprintf(" ±%.0f%%", 100 * sd / m)) }
 	function rsd(m, sd) { return (sd == "nan" || m + 0 == 0) ? 0 : sd / m }
 	NR == 1 { next }

@@ -32,6 +32,8 @@
 # Exit status 1 when a recording has no report, a point has fewer than 2
 # rounds, or gnuplot fails.
 set -uo pipefail
+# num(): the tables' figures, one formatter for both demo analyses
+num_awk=$(cat "$(dirname "$0")/num.awk") || exit 2
 out=${1:?usage: scale-analyze.sh OUT RESDIR}
 res=${2:?usage: scale-analyze.sh OUT RESDIR}
 fail=0
@@ -116,15 +118,7 @@ if [ -n "$thin" ]; then
 fi
 
 # ------------------------------------------------ text table
-awk -F'\t' '
-	function num(x) {
-		if (x == "nan" || x == "") return "-"
-		if (x + 0 == 0) return "0"
-		if (x + 0 >= 10000) return sprintf("%.0f", x)
-		if (x + 0 >= 100) return sprintf("%.1f", x)
-		if (x + 0 >= 1) return sprintf("%.2f", x)
-		return sprintf("%.4f", x)
-	}
+awk -F'\t' "$num_awk"'
 	function cell(c) { return num($c) ($(c + 1) == "nan" ? "" : " ±" num($(c + 1))) }
 	NR == 1 { next }
 	{

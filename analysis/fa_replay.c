@@ -43,6 +43,44 @@ void rp_set_part(struct fa_replay *r, struct rp_part *pt, u32 lo, u32 hi)
 			       r->range[g];
 }
 
+/*
+ * @n zeroed elements of @size on cache lines of their own: nothing else the
+ * allocator hands out (the engine's state, the other part's arrays) shares
+ * a line with them, so that one thread's writes do not take a line from the
+ * other's cache (RP_LINE).  NULL on overflow or no memory.
+ */
+static void *calloc_lines(size_t n, size_t size)
+{
+	size_t b = n * size;
+	void *p;
+
+	if (size && b / size != n)
+		return NULL;
+	b = (b + RP_LINE - 1) / RP_LINE * RP_LINE;
+	if (!b)
+		b = RP_LINE;
+	p = aligned_alloc(RP_LINE, b);
+	if (p)
+		memset(p, 0, b);
+	return p;
+}
+
+/*
+ * @old (from calloc_lines(), or NULL), of @old_n elements of @size, grown
+ * to @new_n, the new ones zeroed; NULL (@old kept) on failure.
+ */
+static void *grow_lines(void *old, size_t old_n, size_t new_n, size_t size)
+{
+	void *p = calloc_lines(new_n, size);
+
+	if (!p)
+		return NULL;
+	if (old)
+		memcpy(p, old, old_n * size);
+	free(old);
+	return p;
+}
+
 struct fa_replay *fa_replay_new(const struct fl_tg_policy *pol, u32 n,
 				unsigned int flags)
 {
@@ -69,10 +107,10 @@ struct fa_replay *fa_replay_new_layouts(const struct fl_tg_policy *pol,
 	r->npol = n;
 	r->rel = flags & FA_REPLAY_REL;
 	r->sh_abs = flags & FA_REPLAY_SHARES_ABS;
-	r->pol = calloc(n ? n : 1, sizeof(*r->pol));
-	r->res = calloc(n ? n : 1, sizeof(*r->res));
-	r->order = calloc(n ? n : 1, sizeof(*r->order));
-	r->pend_held = calloc(n ? n : 1, sizeof(*r->pend_held));
+	r->pol = calloc_lines(n, sizeof(*r->pol));
+	r->res = calloc_lines(n, sizeof(*r->res));
+	r->order = calloc_lines(n, sizeof(*r->order));
+	r->pend_held = calloc_lines(n, sizeof(*r->pend_held));
 	if (!r->pol || !r->res || !r->order || !r->pend_held) {
 		fa_replay_free(r);
 		return NULL;
@@ -102,7 +140,7 @@ struct fa_replay *fa_replay_new_layouts(const struct fl_tg_policy *pol,
 	r->range[RP_NR] = k;
 	/* two halves on two threads, when a helper thread starts */
 	if (n >= 2) {
-		r->buf = malloc(2 * RP_BATCH * sizeof(*r->buf));
+		r->buf = calloc_lines(2 * RP_BATCH, sizeof(*r->buf));
 		r->batch = r->buf;
 		if (r->buf)
 			r->fj = fa_fj_start(rp_helper_job, r);
@@ -193,23 +231,21 @@ struct rp_tg *rp_get_tg(struct fa_replay *r, u32 i, u32 cpu)
 		rp_quiesce(r);	/* the helper reads the groups */
 		for (n = r->ntg ? r->ntg : 16; n <= i; n *= 2)
 			;
-		clock = realloc(r->clock, n * sizeof(*clock));
+		clock = grow_lines(r->clock, r->ntg, n, sizeof(*clock));
 		if (!clock)
 			return NULL;
-		memset(clock + r->ntg, 0, (n - r->ntg) * sizeof(*clock));
 		r->clock = clock;
-		t = realloc(r->tg, n * sizeof(*t));
+		t = grow_lines(r->tg, r->ntg, n, sizeof(*t));
 		if (!t)
 			return NULL;
-		memset(t + r->ntg, 0, (n - r->ntg) * sizeof(*t));
 		r->tg = t;
 		r->ntg = n;
 	}
 	t = &r->tg[i];
 	if (!t->gp) {
-		t->gp = calloc(r->npol ? r->npol : 1, sizeof(*t->gp));
-		t->gc = calloc(r->npol ? r->npol : 1, sizeof(*t->gc));
-		t->gs = calloc(r->npol ? r->npol : 1, sizeof(*t->gs));
+		t->gp = calloc_lines(r->npol, sizeof(*t->gp));
+		t->gc = calloc_lines(r->npol, sizeof(*t->gc));
+		t->gs = calloc_lines(r->npol, sizeof(*t->gs));
 		if (!t->gp || !t->gc || !t->gs)
 			return NULL;
 		for (p = 0; p < r->npol; p++) {
@@ -218,12 +254,12 @@ struct rp_tg *rp_get_tg(struct fa_replay *r, u32 i, u32 cpu)
 		}
 	}
 	if (r->cont_on && !t->cont) {
-		t->cont = calloc(r->npol ? r->npol : 1, sizeof(*t->cont));
+		t->cont = calloc_lines(r->npol, sizeof(*t->cont));
 		if (!t->cont)
 			return NULL;
 	}
 	if (r->split && !t->lay) {
-		t->lay = calloc(r->npol, sizeof(*t->lay));
+		t->lay = calloc_lines(r->npol, sizeof(*t->lay));
 		if (!t->lay)
 			return NULL;
 		for (p = 0; p < r->npol; p++)
@@ -236,16 +272,14 @@ struct rp_tg *rp_get_tg(struct fa_replay *r, u32 i, u32 cpu)
 		rp_quiesce(r);	/* ... and their cfs_rqs' slots */
 		for (n = t->nr_cfs ? t->nr_cfs : 4; n <= cpu; n *= 2)
 			;
-		c = realloc(t->cfs, n * sizeof(*c));
+		c = grow_lines(t->cfs, t->nr_cfs, n, sizeof(*c));
 		if (!c)
 			return NULL;
-		memset(c + t->nr_cfs, 0, (n - t->nr_cfs) * sizeof(*c));
 		t->cfs = c;
-		cp = realloc(t->cp, (size_t)n * r->npol * sizeof(*cp));
-		if (!cp && r->npol)
+		cp = grow_lines(t->cp, (size_t)t->nr_cfs * r->npol,
+				(size_t)n * r->npol, sizeof(*cp));
+		if (!cp)
 			return NULL;
-		memset(cp + (size_t)t->nr_cfs * r->npol, 0,
-		       (size_t)(n - t->nr_cfs) * r->npol * sizeof(*cp));
 		t->cp = cp;
 		t->nr_cfs = n;
 	}
@@ -259,11 +293,10 @@ int rp_get_rd(struct fa_replay *r, struct rp_tg *t)
 	if (t->nr_rd == t->nr_cfs)
 		return 0;
 	rp_quiesce(r);	/* the helper reads the read slots */
-	rd = realloc(t->rd, (size_t)t->nr_cfs * (r->npol ? r->npol : 1) * sizeof(*rd));
+	rd = grow_lines(t->rd, (size_t)t->nr_rd * r->npol,
+			(size_t)t->nr_cfs * r->npol, sizeof(*rd));
 	if (!rd)
 		return -1;
-	memset(rd + (size_t)t->nr_rd * r->npol, 0,
-	       (size_t)(t->nr_cfs - t->nr_rd) * r->npol * sizeof(*rd));
 	t->rd = rd;
 	t->nr_rd = t->nr_cfs;
 	return 0;

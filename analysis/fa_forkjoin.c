@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "fa_forkjoin.h"
@@ -31,6 +32,7 @@ struct fa_fj {
 	pthread_cond_t go_cv, done_cv;
 	unsigned long go, done;	/* jobs asked, jobs finished */
 	bool stop;
+	bool asked;		/* by FAIRLAB_THREADS */
 };
 
 static void *helper(void *p)
@@ -58,12 +60,14 @@ static void *helper(void *p)
 struct fa_fj *fa_fj_start(void (*fn)(void *arg), void *arg)
 {
 	const char *env = getenv("FAIRLAB_THREADS");
+	/* "auto": the helper whatever the cores, its use tried as it goes */
+	bool try = env && !strcmp(env, "auto");
 	sigset_t all, old;
 	struct fa_fj *f;
 	int err;
 
 	/* 0: no thread at all; 1: the reader's pipeline thread only */
-	if (env && strtoul(env, NULL, 10) < 2)
+	if (env && !try && strtoul(env, NULL, 10) < 2)
 		return NULL;
 	/*
 	 * Unasked, only with a core for it: the reader's pipeline already
@@ -71,6 +75,7 @@ struct fa_fj *fa_fj_start(void (*fn)(void *arg), void *arg)
 	 * and a third on two cores only takes turns with them.  Measured on
 	 * 2 cores (tools/README.md, "Speed of fairlab whatif"): the helper
 	 * made whatif 1.4x slower by wall clock and 1.8x by CPU time.
+	 * Unasked, the caller also tries whether it pays (fa_fj_asked()).
 	 */
 	if (!env && usable_cpus() < FA_FJ_MIN_CPUS)
 		return NULL;
@@ -79,6 +84,7 @@ struct fa_fj *fa_fj_start(void (*fn)(void *arg), void *arg)
 		return NULL;
 	f->fn = fn;
 	f->arg = arg;
+	f->asked = env && !try;
 	pthread_mutex_init(&f->mu, NULL);
 	pthread_cond_init(&f->go_cv, NULL);
 	pthread_cond_init(&f->done_cv, NULL);
@@ -111,6 +117,11 @@ void fa_fj_wait(struct fa_fj *f)
 	while (f->done != f->go)
 		pthread_cond_wait(&f->done_cv, &f->mu);
 	pthread_mutex_unlock(&f->mu);
+}
+
+int fa_fj_asked(const struct fa_fj *f)
+{
+	return f && f->asked;
 }
 
 void fa_fj_stop(struct fa_fj *f)

@@ -146,6 +146,7 @@ struct fa_replay *fa_replay_new_layouts(const struct fl_tg_policy *pol,
 			r->fj = fa_fj_start(rp_helper_job, r);
 	}
 	if (r->fj) {
+		r->forced = fa_fj_asked(r->fj);
 		rp_set_part(r, &r->part[0], 0, n / 2);
 		rp_set_part(r, &r->part[1], n / 2, n);
 	} else {
@@ -159,6 +160,13 @@ struct fa_replay *fa_replay_new_layouts(const struct fl_tg_policy *pol,
 int fa_replay_threads(const struct fa_replay *r)
 {
 	return r->fj ? 2 : 1;
+}
+
+int fa_replay_batches(const struct fa_replay *r, u64 *one, u64 *two)
+{
+	*one = r->batches[0];
+	*two = r->batches[1];
+	return r->forced;
 }
 
 void fa_replay_free(struct fa_replay *r)

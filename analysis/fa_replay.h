@@ -118,6 +118,13 @@ void fa_replay_set_contention(struct fa_replay *r, u64 window_ns,
 
 /* The threads it replays on: 2 with a helper (fa_forkjoin.h), else 1. */
 int fa_replay_threads(const struct fa_replay *r);
+/*
+ * With a helper: the full batches of records replayed on the engine's
+ * thread alone (@one) and on both (@two), and whether FAIRLAB_THREADS
+ * asked for both (else the faster way is tried as it goes:
+ * fa_replay_batch.c).  0 on one thread.
+ */
+int fa_replay_batches(const struct fa_replay *r, u64 *one, u64 *two);
 
 /* After fa_engine_finish() of the engine it was given to (fa_engine_cfg). */
 u32 fa_replay_count(const struct fa_replay *r);

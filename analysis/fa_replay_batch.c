@@ -9,6 +9,16 @@
 
 #include "fa_replay_int.h"
 
+/* CLOCK_MONOTONIC, ns (0 where the clock is missing). */
+static u64 wall_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts))
+		return 0;
+	return (u64)ts.tv_sec * 1000000000u + (u64)ts.tv_nsec;
+}
+
 /* The calling thread's CPU time, ns (0 where the clock is missing). */
 static u64 thread_ns(void)
 {
@@ -73,6 +83,61 @@ static void rebalance(struct fa_replay *r, u64 own_ns, u64 other_ns)
 }
 
 /*
+ * Whether the helper pays is found by trying, unasked: a second thread is
+ * a wall-clock gain only where a core is free for it and close to the
+ * engine's, and the handoff moves every record's cache lines between the
+ * two.  On one 2-core host, within minutes, the same replay took 1.7 s or
+ * 2.6 s on two threads, against 2.05 s on one (tools/README.md, "Speed of
+ * fairlab whatif").  So RP_TRY full batches go each way, timed by the
+ * wall clock from handoff to handoff, and the faster way keeps the next
+ * RP_KEEP batches; then again.  Trying costs at most RP_TRY of every
+ * 2 * RP_TRY + RP_KEEP batches the slower way.  Which thread replays a
+ * policy changes no figure.
+ */
+#define RP_TRY	8
+#define RP_KEEP	56
+enum { RP_TRY_TWO, RP_TRY_ONE, RP_KEPT };
+
+/* At a full batch's handoff, the helper idle: one thread or two for it. */
+static void choose(struct fa_replay *r)
+{
+	u64 now;
+
+	if (r->forced)
+		return;
+	now = wall_ns();
+	if (!r->phase_t0) {
+		r->phase = RP_TRY_TWO;
+		r->solo = false;
+		r->left = RP_TRY;
+		r->phase_t0 = now;
+		return;
+	}
+	if (--r->left)
+		return;
+	switch (r->phase) {
+	case RP_TRY_TWO:
+		r->tried[1] = now - r->phase_t0;
+		r->phase = RP_TRY_ONE;
+		r->solo = true;
+		r->left = RP_TRY;
+		break;
+	case RP_TRY_ONE:
+		r->tried[0] = now - r->phase_t0;
+		r->phase = RP_KEPT;
+		r->solo = r->tried[0] <= r->tried[1];
+		r->left = RP_KEEP;
+		break;
+	default:
+		r->phase = RP_TRY_TWO;
+		r->solo = false;
+		r->left = RP_TRY;
+		break;
+	}
+	r->phase_t0 = now ? now : 1;
+}
+
+/*
  * The filled batch to both parts: the helper's part on it starts, the
  * engine thread's runs now, and the engine fills the other buffer while
  * the helper goes on (@sync: or waits for it).  Called with the helper's
@@ -90,6 +155,19 @@ void rp_handoff(struct fa_replay *r, bool sync)
 	}
 	t0 = thread_ns();
 	rp_quiesce(r);
+	if (n == RP_BATCH)
+		choose(r);
+	if (r->solo) {
+		/* both parts here: no split to rebalance from this batch */
+		rp_replay_batch(r, &r->part[0], r->batch, n);
+		rp_replay_batch(r, &r->part[1], r->batch, n);
+		r->nomem1 |= r->part[1].nomem;
+		r->batches[0] += n == RP_BATCH;
+		r->mark = 0;
+		r->nbatch = 0;
+		return;
+	}
+	r->batches[1] += n == RP_BATCH;
 	if (n == RP_BATCH && r->mark && t0)
 		rebalance(r, t0 - r->mark, r->helper_ns);
 	r->mark = t0;

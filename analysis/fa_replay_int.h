@@ -292,6 +292,17 @@ struct fa_replay {
 	 */
 	u64 helper_ns;		/* the helper's part of the last batch */
 	u64 own_avg, other_avg;	/* per batch, averaged (rebalance()) */
+	/*
+	 * Whether the helper pays, tried by the wall clock (choose(),
+	 * fa_replay_batch.c) unless FAIRLAB_THREADS asked for it (forced):
+	 * solo, both parts on the engine's thread.
+	 */
+	bool forced, solo;
+	u8 phase;
+	u32 left;		/* full batches left in the phase */
+	u64 phase_t0;		/* its start, CLOCK_MONOTONIC ns; 0 before the first */
+	u64 tried[2];		/* the last trial's wall ns, on one thread and on two */
+	u64 batches[2];		/* full batches replayed on one thread and on two */
 
 	/*
 	 * fa_coh_near of each CPU below 64 (bit set in near_ok), as of

@@ -114,6 +114,9 @@ for f in "$ref" "$DATA/analyzer-policies.dat"; do
 		eval '[ "$(wc -l <"$tmp/one")" -gt 40 ] && cmp -s "$tmp/one" "$tmp/two"'
 	check "$name: 50 policies as run by default ($(nproc) CPUs) = on one" \
 		cmp -s "$tmp/one" "$tmp/dflt"
+	FAIRLAB_THREADS=auto "$FAIRLAB" whatif --csv --rel "$f" >"$tmp/auto" 2>/dev/null
+	check "$name: 50 policies, the helper tried as it goes (FAIRLAB_THREADS=auto) = on one" \
+		cmp -s "$tmp/one" "$tmp/auto"
 	"$FAIRLAB" whatif --json --rel "$f" 2>/dev/null | after '"policy": "recorded"' >"$tmp/wi"
 	figures_report "$f" >"$tmp/rep"
 	check "$name: recorded among 50 policies: no decision differs, the report's figures" \
@@ -136,6 +139,29 @@ if [ "$(nproc)" -ge 3 ]; then
 		test "$(thr taskset -c 0,1 "$FAIRLAB")" = 1
 else
 	check "the replay on $(nproc) CPUs: 1 thread" test "$(thr "$FAIRLAB")" = 1
+fi
+
+# unasked, the helper is tried as the replay goes (fa_replay_batch.c:
+# choose()): RP_TRY = 8 full batches of 2,048 records on both threads,
+# then 8 on one, then the faster way for 56, and again; asked for
+# (FAIRLAB_THREADS=2), always both.  A file of 44 k records or more
+# (fl-tracegen -k 1: 4 CPUs) has the 17 full batches both trials need.
+gen=${FL_TRACEGEN:-$top/build/asan/fl-tracegen}
+batches() { FAIRLAB_PROFILE=1 "$@" 2>&1 >/dev/null |
+	sed -n 's/^fairlab profile: full replay batches: \([0-9]*\) on both threads, \([0-9]*\) on one .*/\1 \2/p'; }
+if [ -x "$gen" ] && "$gen" -q -k 1 -n 60000 -f v6 "$DATA/analyzer-policies.dat" -o "$tmp/g60k.dat"; then
+	read -r two one <<<"$(batches env FAIRLAB_THREADS=auto "$FAIRLAB" whatif "$tmp/g60k.dat")"
+	check "FAIRLAB_THREADS=auto: both ways tried, at least 8 full batches each (${two:-?} on both threads, ${one:-?} on one)" \
+		test "${two:-0}" -ge 8 -a "${one:-0}" -ge 8
+	read -r two2 one2 <<<"$(batches env FAIRLAB_THREADS=2 "$FAIRLAB" whatif "$tmp/g60k.dat")"
+	check "FAIRLAB_THREADS=2: every full batch on both threads (${two2:-?}, ${one2:-?} on one), as many as tried (${two:-?} + ${one:-?})" \
+		test "${one2:-x}" = 0 -a "${two2:-0}" = "$(( ${two:-0} + ${one:-0} ))"
+	"$FAIRLAB" whatif --csv "$tmp/g60k.dat" >"$tmp/g1" 2>/dev/null
+	FAIRLAB_THREADS=auto "$FAIRLAB" whatif --csv "$tmp/g60k.dat" >"$tmp/ga" 2>/dev/null
+	check "FAIRLAB_THREADS=auto on $(($(wc -l <"$tmp/g1") - 1)) policies of 60 k records: the output as on one thread" \
+		eval '[ "$(wc -l <"$tmp/g1")" -gt 40 ] && cmp -s "$tmp/g1" "$tmp/ga"'
+else
+	not_ok "$gen made a 60 k-record file (make -C tools all)"
 fi
 
 # every policy really is in analyzer-policies.dat, with its decisions

@@ -153,6 +153,15 @@ int fl_whatif_run(struct fl_whatif *w, const char *path,
 			fa_replay_threads(w->r) > 1 ? "s" : "");
 	if (fl_analyze(path, w->e))
 		return -1;
+	if (getenv("FAIRLAB_PROFILE") && fa_replay_threads(w->r) > 1) {
+		u64 one, two;
+		int asked = fa_replay_batches(w->r, &one, &two);
+
+		fprintf(stderr, "fairlab profile: full replay batches: %llu on both threads, %llu on one (%s)\n",
+			(unsigned long long)two,
+			(unsigned long long)one,
+			asked ? "FAIRLAB_THREADS asked for both" : "the faster way, tried as it went");
+	}
 	mark_frontier(w, cost);
 	return 0;
 }

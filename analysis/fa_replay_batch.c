@@ -3,7 +3,8 @@
  * What-if replay on two threads: the policies in two parts, the helper
  * thread's part replaying a batch of records while the engine fills the
  * next (fa_replay_int.h: struct fa_replay), the split rebalanced by the
- * parts' CPU time.
+ * parts' CPU time; unless asked for, the helper is used only while it
+ * pays, tried by the wall clock (choose()).
  */
 #include <time.h>
 

@@ -101,9 +101,6 @@ struct fa_replay *fa_replay_new_layouts(const struct fl_tg_policy *pol,
 	if (!r)
 		return NULL;
 	memset(r, 0, sizeof(*r));
-
-	if (!r)
-		return NULL;
 	r->npol = n;
 	r->rel = flags & FA_REPLAY_REL;
 	r->sh_abs = flags & FA_REPLAY_SHARES_ABS;

@@ -31,11 +31,6 @@ static void note(void *arg, enum fa_coh_dist d, const struct fa_coh_src *src,
 		fa_cont_add(cl, &n->rp->cont, r->cont_w, r->cont_k, n->ts, r->cont_lat[d]);
 }
 
-static struct fa_coh_topo topo_of(const struct fa_replay *r)
-{
-	return r->topo;
-}
-
 /* Record @x's CPU accessing policy @p's lines: the model's context. */
 struct lay_at {
 	struct fa_coh_topo topo;
@@ -49,7 +44,7 @@ static void lay_at(struct lay_at *a, struct fa_replay *r, struct rp_part *pt,
 {
 	struct rp_pol *rp = &r->pol[p];
 
-	a->topo = topo_of(r);
+	a->topo = r->topo;
 	a->c = fa_coh_cpu(&a->topo, x->cpu);
 	a->n = (struct lay_note){ r, pt, rp, p, x->cpu, x->ts };
 	a->ctx = (struct fa_lay_ctx){ &a->topo, &a->c, r->doms[rp->lay.kind],
@@ -73,7 +68,7 @@ void rp_lay_cont_close(struct fa_replay *r, struct rp_tg *t, u32 p)
 void rp_lay_seed(struct fa_replay *r, struct rp_part *pt, struct rp_tg *t,
 		 u32 p, const struct rp_rec *x)
 {
-	const struct fa_coh_topo topo = topo_of(r);
+	const struct fa_coh_topo topo = r->topo;
 	const struct fa_coh_cpu c = fa_coh_cpu(&topo, (s32)x->cfs);
 	struct fa_lay_group *g = &t->lay[p];
 	s32 dom = fa_layout_dom(&r->pol[p].lay, &c);

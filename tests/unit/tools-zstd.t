@@ -14,6 +14,8 @@
 #    byte for byte what one thread gives (report text and --json, whatif
 #    --csv), on every committed recording and on a 16-CPU one made by
 #    fl-tracegen (many records of equal timestamps on different CPUs);
+#  - the records a slot of those threads, by FAIRLAB_PROFILE: 2048 for 4
+#    CPUs, fewer but at least 256 for 16;
 #  - a corrupt chunk header, a corrupt zstd frame, garbage in a chunk and
 #    a truncated file: a clear error and exit 1 (garbage that still
 #    decompresses may also read as records), never a sanitizer report;
@@ -112,6 +114,21 @@ for g in "${threads_files[@]}"; do
 	done
 	same_threads "$name" "$g" whatif --csv
 done
+# A slot holds as many records as keep every stream's FL_PAR_SLOTS slots
+# within FL_PAR_BYTES, 256 to 2048 (pardecode.h): the most for a few CPUs,
+# fewer for more.  analyzer-policies.dat's CPUs hold some 23,000 records
+# each, so the comparisons above pass the ring of slots many times over.
+slots_of() {
+	FAIRLAB_PROFILE=1 "$FAIRLAB" report --threads=2 "$1" 2>&1 >/dev/null |
+		sed -n 's/.*slots of \([0-9]*\) records.*/\1/p'
+}
+s4=$(slots_of "$DATA/analyzer-policies.dat")
+check "4 CPUs: slots of 2048 records (profile: '$s4')" test "$s4" = 2048
+if [ -s "$tmp/gen16.dat" ]; then
+	s16=$(slots_of "$tmp/gen16.dat")
+	check "16 CPUs: fewer records a slot than 4 CPUs, at least 256 (profile: '$s16')" \
+		eval 'test -n "$s16" && test "$s16" -ge 256 && test "$s16" -lt 2048'
+fi
 "$FAIRLAB" report --threads=0 "$DATA/analyzer-numa.dat" >/dev/null 2>"$tmp/err"; s=$?
 check "--threads=0: usage error (exit $s)" eval 'test $s = 2 && grep -q -- "--threads" "$tmp/err"'
 

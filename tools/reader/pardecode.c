@@ -22,7 +22,7 @@
 struct slot {
 	int n, status;			/* records; fill()'s return */
 	char err[200];
-	struct fl_par_item it[FL_PAR_ITEMS];
+	struct fl_par_item it[];	/* [par.items] */
 };
 
 struct stream {
@@ -45,6 +45,7 @@ struct worker {
 struct par {
 	const struct fl_par_src *s;
 	int threads;
+	int items;			/* records per slot (fl_par_items()) */
 	pthread_mutex_t lock;
 	pthread_cond_t filled;		/* a slot was filled, or fatal */
 	pthread_cond_t space;		/* a slot was consumed, or quit */
@@ -147,7 +148,7 @@ static void *decode_thread(void *arg)
 			break;
 		sl = p->st[i].slot[p->st[i].head % FL_PAR_SLOTS];
 		if (!sl) {
-			sl = malloc(sizeof(*sl));
+			sl = malloc(sizeof(*sl) + (size_t)p->items * sizeof(sl->it[0]));
 			if (!sl) {
 				set_fatal(p, "out of memory");
 				break;
@@ -157,7 +158,7 @@ static void *decode_thread(void *arg)
 		cur = i;
 		sl->n = 0;
 		sl->err[0] = '\0';
-		ret = s->fill(s->src, work, i, sl->it, FL_PAR_ITEMS, &sl->n, sl->err,
+		ret = s->fill(s->src, work, i, sl->it, p->items, &sl->n, sl->err,
 			      sizeof(sl->err));
 		sl->status = ret;
 		pthread_mutex_lock(&p->lock);
@@ -287,6 +288,15 @@ static int merge(struct par *p, int (*deliver)(const struct fl_par_item *it, voi
 	return ret;
 }
 
+int fl_par_items(int streams)
+{
+	size_t n = FL_PAR_BYTES / ((size_t)(streams > 1 ? streams : 1) *
+				   FL_PAR_SLOTS * sizeof(struct fl_par_item));
+
+	return n < FL_PAR_ITEMS_MIN ? FL_PAR_ITEMS_MIN :
+	       n > FL_PAR_ITEMS_MAX ? FL_PAR_ITEMS_MAX : (int)n;
+}
+
 int fl_par_run(const struct fl_par_src *s, int threads,
 	       int (*deliver)(const struct fl_par_item *it, void *arg), void *arg,
 	       char *err, size_t errlen)
@@ -310,6 +320,7 @@ int fl_par_run(const struct fl_par_src *s, int threads,
 	}
 	p->s = s;
 	p->threads = threads;
+	p->items = fl_par_items(s->streams);
 	p->stall_ms = fl_guard_stall_secs() * 1000u;
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->filled, NULL);
@@ -327,6 +338,7 @@ int fl_par_run(const struct fl_par_src *s, int threads,
 	pthread_cond_broadcast(&p->space);
 	pthread_mutex_unlock(&p->lock);
 	last.threads = threads;
+	last.items = p->items;
 	last.merge_cpu_secs = cpu_now() - t0;
 	last.merge_wait_secs = wait;
 	if (ret == -3 && !strncmp(err, "libtraceevent made no progress", 30)) {

@@ -3,9 +3,13 @@
  * Decoding the per-CPU streams on several threads, merged in timestamp
  * order on the calling thread.  Each stream (a CPU index) belongs to one
  * decoding thread (index modulo the thread count), which walks it
- * (decompression, kbuffer, the decoder) into slots of FL_PAR_ITEMS
- * decoded records, FL_PAR_SLOTS slots ahead at most: memory is bounded
- * by the stream count, whatever the recording's length.  The calling
+ * (decompression, kbuffer, the decoder) into slots of decoded records,
+ * FL_PAR_SLOTS slots ahead at most: memory is bounded by the stream
+ * count, whatever the recording's length.  A slot holds
+ * FL_PAR_ITEMS_MIN to FL_PAR_ITEMS_MAX records, as many as keep all
+ * streams' slots within FL_PAR_BYTES: every slot handed over costs a
+ * lock round trip each way, and often a thread woken from sleep, so few
+ * streams take large slots (fl_par_items()).  The calling
  * thread merges the slots' records as merge.h merges cursors (earliest
  * first, the lowest stream index on ties): the same records in the same
  * order as one thread decoding them in that order, so the same output.
@@ -23,8 +27,10 @@
 
 #include "fa_events.h"
 
-#define FL_PAR_ITEMS	256
+#define FL_PAR_ITEMS_MIN	256
+#define FL_PAR_ITEMS_MAX	2048
 #define FL_PAR_SLOTS	3
+#define FL_PAR_BYTES	(8u << 20)
 /* Decoding threads at most (--threads). */
 #define FL_PAR_MAX_THREADS	64
 
@@ -51,6 +57,9 @@ struct fl_par_src {
 		    int *n, char *err, size_t errlen);
 };
 
+/* Records per slot for @streams streams (FL_PAR_BYTES). */
+int fl_par_items(int streams);
+
 /*
  * Every record of every stream to @deliver in timestamp order, until it
  * returns < 0, on @threads (>= 2) decoding threads.  Returns 0 at the
@@ -65,6 +74,7 @@ int fl_par_run(const struct fl_par_src *s, int threads,
 /* CPU time of the last run, for FAIRLAB_PROFILE: decoding threads, merge. */
 struct fl_par_stats {
 	int threads;
+	int items;			/* records per slot (fl_par_items()) */
 	double decode_cpu_secs;		/* all decoding threads */
 	double merge_cpu_secs;		/* the calling thread, in fl_par_run() */
 	double merge_wait_secs;		/* wall clock it waited for a decoding thread */

@@ -652,8 +652,8 @@ static void profile(const struct fl_reader *r, double secs)
 	if (r->threads > 1) {
 		const struct fl_par_stats *ps = fl_par_last_stats();
 
-		fprintf(stderr, "fairlab profile: CPU seconds per stage: %d decoding threads (pread, zstd, kbuffer, decode) %.3f s in all; the merge (and hand-off to the engine) %.3f s on one thread, which waited %.3f s (wall) for the decoding threads; the engine %.3f s on one thread\n",
-			ps->threads, ps->decode_cpu_secs, ps->merge_cpu_secs,
+		fprintf(stderr, "fairlab profile: CPU seconds per stage: %d decoding threads (pread, zstd, kbuffer, decode; slots of %d records) %.3f s in all; the merge (and hand-off to the engine) %.3f s on one thread, which waited %.3f s (wall) for the decoding threads; the engine %.3f s on one thread\n",
+			ps->threads, ps->items, ps->decode_cpu_secs, ps->merge_cpu_secs,
 			ps->merge_wait_secs, fl_pipe_engine_cpu_secs());
 	}
 	fprintf(stderr, "fairlab profile: %llu chunks, %.1f MB compressed -> %.1f MB; pread %.3f s; ZSTD_decompressDCtx %.3f s (%.0f MB/s of output)",

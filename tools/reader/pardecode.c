@@ -45,7 +45,7 @@ struct worker {
 struct par {
 	const struct fl_par_src *s;
 	int threads;
-	int items;			/* records per slot (fl_par_items()) */
+	int items;			/* records per slot (slot_items()) */
 	pthread_mutex_t lock;
 	pthread_cond_t filled;		/* a slot was filled, or fatal */
 	pthread_cond_t space;		/* a slot was consumed, or quit */
@@ -288,7 +288,8 @@ static int merge(struct par *p, int (*deliver)(const struct fl_par_item *it, voi
 	return ret;
 }
 
-int fl_par_items(int streams)
+/* Records per slot for @streams streams (FL_PAR_BYTES). */
+static int slot_items(int streams)
 {
 	size_t n = FL_PAR_BYTES / ((size_t)(streams > 1 ? streams : 1) *
 				   FL_PAR_SLOTS * sizeof(struct fl_par_item));
@@ -320,7 +321,7 @@ int fl_par_run(const struct fl_par_src *s, int threads,
 	}
 	p->s = s;
 	p->threads = threads;
-	p->items = fl_par_items(s->streams);
+	p->items = slot_items(s->streams);
 	p->stall_ms = fl_guard_stall_secs() * 1000u;
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->filled, NULL);

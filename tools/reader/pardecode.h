@@ -9,7 +9,7 @@
  * FL_PAR_ITEMS_MIN to FL_PAR_ITEMS_MAX records, as many as keep all
  * streams' slots within FL_PAR_BYTES: every slot handed over costs a
  * lock round trip each way, and often a thread woken from sleep, so few
- * streams take large slots (fl_par_items()).  The calling
+ * streams take large slots (pardecode.c: slot_items()).  The calling
  * thread merges the slots' records as merge.h merges cursors (earliest
  * first, the lowest stream index on ties): the same records in the same
  * order as one thread decoding them in that order, so the same output.
@@ -57,9 +57,6 @@ struct fl_par_src {
 		    int *n, char *err, size_t errlen);
 };
 
-/* Records per slot for @streams streams (FL_PAR_BYTES). */
-int fl_par_items(int streams);
-
 /*
  * Every record of every stream to @deliver in timestamp order, until it
  * returns < 0, on @threads (>= 2) decoding threads.  Returns 0 at the
@@ -74,7 +71,7 @@ int fl_par_run(const struct fl_par_src *s, int threads,
 /* CPU time of the last run, for FAIRLAB_PROFILE: decoding threads, merge. */
 struct fl_par_stats {
 	int threads;
-	int items;			/* records per slot (fl_par_items()) */
+	int items;			/* records per slot */
 	double decode_cpu_secs;		/* all decoding threads */
 	double merge_cpu_secs;		/* the calling thread, in fl_par_run() */
 	double merge_wait_secs;		/* wall clock it waited for a decoding thread */

@@ -83,7 +83,7 @@ static inline bool fa_coh_shares(const struct fa_coh_line *l, s32 cpu)
 }
 
 
-/* The distance between CPUs @a and @b (one of them unplaced: unknown). */
+/* @v[@cpu] (a CPU's node or LLC), -1 for a CPU outside @v or no @v. */
 static inline s32 fa_coh_at(const s32 *v, u32 n, s32 cpu)
 {
 	return v && cpu >= 0 && (u32)cpu < n ? v[cpu] : -1;

@@ -241,7 +241,7 @@ static inline struct fa_coh_topo fa_engine_topo(const struct fa_engine *e)
 /* fa_engine_cpu_node(), inline for the replay's loop over policies. */
 static inline int fa_cpu_node(const struct fa_engine *e, s32 cpu)
 {
-	return cpu >= 0 && (u32)cpu < e->nr_node ? e->node[cpu] : -1;
+	return fa_coh_at(e->node, e->nr_node, cpu);
 }
 
 /*
@@ -252,7 +252,7 @@ static inline int fa_cpu_node(const struct fa_engine *e, s32 cpu)
 static inline enum fa_switch fa_switch_from_topo(const struct fa_coh_topo *t,
 						 s32 from, int n_to)
 {
-	int n_from = from >= 0 && (u32)from < t->n ? t->node[from] : -1;
+	int n_from = fa_coh_at(t->node, t->n, from);
 
 	if (n_from < 0 || n_to < 0)
 		return FA_SWITCH_UNKNOWN;

@@ -2,6 +2,7 @@
 /*
  * The coherence model of one tg->load_avg line (see fa_coh.h).
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,7 +33,7 @@ void fa_coh_init(struct fa_coh_line *l)
 
 void fa_coh_free(struct fa_coh_line *l)
 {
-	free(l->sharers);
+	free(l->more);
 	fa_coh_init(l);
 }
 
@@ -70,19 +71,21 @@ enum fa_coh_dist fa_coh_src_dist(const struct fa_coh_topo *t, s32 to,
 
 int fa_coh_share(struct fa_coh_line *l, s32 cpu)
 {
-	u32 w = (u32)cpu / 64, n;
+	u32 w = (u32)cpu / 64;
 	u64 *p;
 
-	if (w >= l->nw) {
-		n = w + 1;
-		p = realloc(l->sharers, n * sizeof(*p));
+	if (w > l->nmore) {
+		/* CPU numbers fit u16's words: 64 * 65535 CPUs */
+		if (w > UINT16_MAX)
+			return -1;
+		p = realloc(l->more, w * sizeof(*p));
 		if (!p)
 			return -1;
-		memset(p + l->nw, 0, (n - l->nw) * sizeof(*p));
-		l->sharers = p;
-		l->nw = n;
+		memset(p + l->nmore, 0, (w - l->nmore) * sizeof(*p));
+		l->more = p;
+		l->nmore = (u16)w;
 	}
-	l->sharers[w] |= 1ull << (cpu % 64);
+	*fa_coh_word(l, w) |= 1ull << (cpu % 64);
 	l->shared = true;
 	return 0;
 }
@@ -123,8 +126,8 @@ static bool holders(struct fa_coh_line *l, const struct fa_coh_topo *t,
 		invalidated(t, who, l->owner, s);
 		others = true;
 	}
-	for (w = 0; w < l->nw; w++) {
-		u64 m = l->sharers[w];
+	for (w = 0; w <= l->nmore; w++) {
+		u64 *word = fa_coh_word(l, w), m = *word;
 
 		while (m) {
 			s32 c;
@@ -138,7 +141,7 @@ static bool holders(struct fa_coh_line *l, const struct fa_coh_topo *t,
 			others = true;
 		}
 		if (clear)
-			l->sharers[w] = 0;
+			*word = 0;
 	}
 	return others;
 }

@@ -64,22 +64,38 @@ struct fa_coh_topo {
 	enum fa_coh_miss miss;
 };
 
+/*
+ * The CPUs holding a line Shared (when owner < 0) are a bitmap of words:
+ * word 0 (CPUs 0-63) in the line itself, words 1 .. nmore in more[].
+ * Word 0 inline: a replay models a line per policy and tests a sharer at
+ * most reads, and a word behind a pointer cost a dependent load, from a
+ * line of its own, each time.
+ */
 struct fa_coh_line {
 	s32 owner;		/* CPU holding it Modified, -1 none */
-	u32 nw;			/* words of sharers */
-	u64 *sharers;		/* Shared by these CPUs (when owner < 0) */
+	u16 nmore;		/* words in more[] */
 	bool shared;		/* some sharers bit may be set */
+	u64 w0;			/* sharers among CPUs 0-63 */
+	u64 *more;		/* more[k]: among CPUs 64 * (k + 1) on */
 };
 
 void fa_coh_init(struct fa_coh_line *l);
 void fa_coh_free(struct fa_coh_line *l);
+
+/* Word @w of @l's sharers (w <= l->nmore). */
+static inline u64 *fa_coh_word(struct fa_coh_line *l, u32 w)
+{
+	return w ? &l->more[w - 1] : &l->w0;
+}
 
 /* @cpu holds a Shared copy of the line. */
 static inline bool fa_coh_shares(const struct fa_coh_line *l, s32 cpu)
 {
 	u32 w = (u32)cpu / 64;
 
-	return w < l->nw && (l->sharers[w] >> (cpu % 64)) & 1;
+	if (!w)
+		return (l->w0 >> cpu) & 1;
+	return w <= l->nmore && (l->more[w - 1] >> (cpu % 64)) & 1;
 }
 
 
@@ -190,9 +206,9 @@ static inline int fa_coh_share_in(struct fa_coh_line *l, s32 cpu)
 {
 	u32 w = (u32)cpu / 64;
 
-	if (w >= l->nw)
+	if (w > l->nmore)
 		return fa_coh_share(l, cpu);
-	l->sharers[w] |= 1ull << (cpu % 64);
+	*fa_coh_word(l, w) |= 1ull << (cpu % 64);
 	l->shared = true;
 	return 0;
 }
@@ -258,7 +274,7 @@ fa_coh_access_by(struct fa_coh_line *l, const struct fa_coh_topo *t,
 
 /*
  * fa_coh_access_by()'s write by @c, 0 <= @c->cpu < 64, to a line Shared
- * by CPUs below 64 only and Modified by none (l->shared, l->nw == 1,
+ * by CPUs below 64 only and Modified by none (l->shared, l->nmore == 0,
  * l->owner < 0), with @near @c's fa_coh_near: what fa_coh_write_shared()
  * does (the same distance, the same unplaced holders in *@src, in CPU
  * order) without visiting each holder.
@@ -269,9 +285,9 @@ static inline int fa_coh_write_near(struct fa_coh_line *l,
 				    enum fa_coh_dist *dist,
 				    struct fa_coh_src *src)
 {
-	u64 m = l->sharers[0] & ~(1ull << c->cpu), unk;
+	u64 m = l->w0 & ~(1ull << c->cpu), unk;
 
-	l->sharers[0] = 0;
+	l->w0 = 0;
 	l->shared = false;
 	l->owner = c->cpu;
 	if (!m)

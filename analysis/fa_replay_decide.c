@@ -123,7 +123,7 @@ coh(const struct fa_replay *r, struct rp_part *pt, struct rp_pol *rp, u32 p,
 	 * A write to a line Shared by CPUs below 64 (after reads, the usual
 	 * write): by the writer's fa_coh_near, worked out once per record.
 	 */
-	int k = write && l->shared && l->owner < 0 && l->nw == 1 &&
+	int k = write && l->shared && l->owner < 0 && !l->nmore &&
 		(u32)c->cpu < 64 ?
 		fa_coh_write_near(l, c, near, &d, &src) :
 		fa_coh_access_by(l, topo, c, write, &d, &src);

@@ -234,10 +234,10 @@ static void test_write_near(void)
 		fa_coh_near_of(&n, &t64, &c);
 		da = db = FA_COH_NR;
 		ra = fa_coh_access_by(&a, &t64, &c, true, &da, &sa);
-		rb = b.shared && b.owner < 0 && b.nw == 1 ?
+		rb = b.shared && b.owner < 0 && !b.nmore ?
 		     fa_coh_write_near(&b, &c, &n, &db, &sb) : -2;
 		if (ra != rb || a.owner != b.owner || a.shared != b.shared ||
-		    a.sharers[0] != b.sharers[0] || (ra == 1 && da != db) ||
+		    a.w0 != b.w0 || (ra == 1 && da != db) ||
 		    (ra == 1 && (sa.known != sb.known || sa.n != sb.n ||
 				 sa.over != sb.over || sa.nearest != sb.nearest ||
 				 memcmp(sa.cpu, sb.cpu, sa.n * sizeof(sa.cpu[0])))))
@@ -258,7 +258,7 @@ static void test_write_near(void)
 	c = fa_coh_cpu(&topo, 2);
 	fa_coh_near_of(&n, &topo, &c);
 	ok(fa_coh_write_near(&b, &c, &n, &db, &sb) == 1 && db == FA_COH_XNODE &&
-	   sb.n == 0 && b.owner == 2 && !b.shared && !b.sharers[0],
+	   sb.n == 0 && b.owner == 2 && !b.shared && !b.w0,
 	   "write by masks: S {0,1,3} written by 2: cross-node (3), M by 2");
 	fa_coh_access(&b, &topo, 1, false, &db);
 	fa_coh_access(&b, &topo, 4, false, &db);

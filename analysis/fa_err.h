@@ -161,13 +161,19 @@ static inline void fa_err_point_rel(struct fa_err *e, double rel)
 		e->max_rel = rel;
 }
 
-/* @v reached (for the maxima). */
-static inline void fa_err_point_val(struct fa_err *e, const struct fa_err_val *v)
+/* @v reached, but for its bounded form (a caller's that has none). */
+static inline void fa_err_point_abs(struct fa_err *e, const struct fa_err_val *v)
 {
 	if (v->abs > e->max_abs)
 		e->max_abs = v->abs;
 	if (v->has_rel)
 		fa_err_point_rel(e, v->rel);
+}
+
+/* @v reached (for the maxima). */
+static inline void fa_err_point_val(struct fa_err *e, const struct fa_err_val *v)
+{
+	fa_err_point_abs(e, v);
 	fa_err_point_bnd(e, v->bnd);
 }
 

@@ -243,7 +243,8 @@ replay_range(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 			q->err = err;
 			/* sum(load) 0: no relative error (fa_err_val()) */
 			fa_err_val(&v, err, rel ? sum_load : 0);
-			fa_err_point_val(rp->err, &v);
+			/* E has no bounded form (v.bnd 0): its maximum stays 0 */
+			fa_err_point_abs(rp->err, &v);
 			q->a = v.a;
 			q->ia = v.ia;
 			if (rel) {

@@ -118,8 +118,11 @@ int fa_coh_note(struct fa_engine *e, u32 i, s32 cpu, bool write)
 	struct fa_coh_cpu c = fa_coh_cpu(&t, cpu);
 	struct fa_coh_src src;
 	enum fa_coh_dist d;
-	int r = fa_coh_access_by(&e->tgtab.tg[i].coh, &t, &c, write, &d, &src);
+	int r;
 
+	if (e->cfg.replay_only)
+		return 0;	/* the replay models its own lines */
+	r = fa_coh_access_by(&e->tgtab.tg[i].coh, &t, &c, write, &d, &src);
 	if (r <= 0)
 		return r;
 	/* classified once its CPUs are placed, as writer switches are */
@@ -183,11 +186,12 @@ static int close_segment(struct fa_engine *e, u64 t)
 	struct fl_tg_policy tp = s->tg_policy;
 	u32 ip = s->idlest_policy, i;
 	struct fa_layout ly = s->layout;
+	bool times = e->cfg.replay_only;
 
 	for (i = 0; i < e->tgtab.n; i++) {
 		if (i < s->nr_tgs) {
 			fa_read_advance(e, i, t);
-			fa_err_merge(&s->shares, &s->tgs[i].shares);
+			fa_err_merge_kept(&s->shares, &s->tgs[i].shares, times);
 		}
 		fa_read_end(e, i);
 		if (!e->tgtab.tg[i].timed)
@@ -195,7 +199,7 @@ static int close_segment(struct fa_engine *e, u64 t)
 		if (e->cfg.replay)
 			fa_replay_advance(e->cfg.replay, e, i, t);
 		fa_tg_advance(e, i, t);
-		fa_err_merge(&s->err, &s->tgs[i].err);
+		fa_err_merge_kept(&s->err, &s->tgs[i].err, times);
 	}
 	s->t_end = t;
 	if (e->seg_has_records) {
@@ -206,7 +210,7 @@ static int close_segment(struct fa_engine *e, u64 t)
 		e->nsegments++;
 	}
 	/* Empty segments still count in the whole trace's time. */
-	if (fa_seg_merge(&e->total, s) ||
+	if (fa_seg_merge(&e->total, s, times) ||
 	    (e->cfg.replay && fa_replay_close(e->cfg.replay, s)))
 		return -1;
 	fa_seg_reset(s);

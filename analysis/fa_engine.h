@@ -103,6 +103,15 @@ struct fa_engine_cfg {
 	enum fa_coh_miss coh_miss;
 	/* What-if replay fed with every tg_update (fa_replay.h), or NULL. */
 	struct fa_replay *replay;
+	/*
+	 * Of the recording's own errors, only the time they were held (the
+	 * replay's figures are over it), and no model of its lines: for a
+	 * caller that prints only the replay's figures (fairlab whatif).
+	 * The segments' and the total's error statistics and coherence
+	 * counts are then zero but for those times; every count and the
+	 * state the replay reads are as without it.
+	 */
+	bool replay_only;
 	/* Placement what-if fed with every pick_idlest (fa_idlest.h), or NULL. */
 	struct fa_idlest_replay *idlest;
 };

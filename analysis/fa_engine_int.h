@@ -143,7 +143,9 @@ void fa_seg_init(struct fa_segment *s);
 void fa_seg_free(struct fa_segment *s);
 int fa_seg_reserve(struct fa_segment *s, u32 nr_tgs, u32 nr_cpus);
 void fa_seg_reset(struct fa_segment *s);
-int fa_seg_merge(struct fa_segment *dst, const struct fa_segment *src);
+/* @times: of the errors, their times only (fa_engine_cfg.replay_only) */
+int fa_seg_merge(struct fa_segment *dst, const struct fa_segment *src,
+		 bool times);
 
 /* fa_update.c: one record each, at e->now. */
 int fa_on_tg_update(struct fa_engine *e, const struct fa_event *ev);

@@ -24,6 +24,27 @@ void fa_err_span(struct fa_err *e, s64 err, s64 sum_load, u64 dt)
 	}
 }
 
+void fa_err_span_time(struct fa_err *e, s64 sum_load, u64 dt)
+{
+	if (!dt)
+		return;
+	e->time_ns = fa_hist_sat_add(e->time_ns, dt);
+	e->abs.total = fa_hist_sat_add(e->abs.total, dt);
+	if (sum_load > 0) {
+		e->rel_time_ns = fa_hist_sat_add(e->rel_time_ns, dt);
+		e->rel.total = fa_hist_sat_add(e->rel.total, dt);
+	}
+}
+
+void fa_err_merge_time(struct fa_err *dst, const struct fa_err *src)
+{
+	dst->time_ns = fa_hist_sat_add(dst->time_ns, src->time_ns);
+	dst->rel_time_ns = fa_hist_sat_add(dst->rel_time_ns, src->rel_time_ns);
+	dst->abs.total = fa_hist_sat_add(dst->abs.total, src->abs.total);
+	dst->rel.total = fa_hist_sat_add(dst->rel.total, src->rel.total);
+	dst->bnd.total = fa_hist_sat_add(dst->bnd.total, src->bnd.total);
+}
+
 void fa_err_point(struct fa_err *e, s64 err, s64 sum_load)
 {
 	struct fa_err_val v;

@@ -42,6 +42,23 @@ void fa_err_span(struct fa_err *e, s64 err, s64 sum_load, u64 dt);
 /* E reached (for the maxima). */
 void fa_err_point(struct fa_err *e, s64 err, s64 sum_load);
 void fa_err_merge(struct fa_err *dst, const struct fa_err *src);
+/*
+ * fa_err_span() and fa_err_merge() for the times only (time_ns,
+ * rel_time_ns and the histograms' totals), the same as theirs: for a
+ * caller that keeps no statistics of E but the time it was held (the
+ * what-if replay's engine: the replay's figures are over that time).
+ */
+void fa_err_span_time(struct fa_err *e, s64 sum_load, u64 dt);
+void fa_err_merge_time(struct fa_err *dst, const struct fa_err *src);
+/* fa_err_merge(), or fa_err_merge_time() with @times_only. */
+static inline void fa_err_merge_kept(struct fa_err *dst, const struct fa_err *src,
+				     bool times_only)
+{
+	if (times_only)
+		fa_err_merge_time(dst, src);
+	else
+		fa_err_merge(dst, src);
+}
 
 /*
  * One value of E as the statistics use it, worked out once when E or

@@ -38,8 +38,11 @@ bool fa_read_adds_up(const struct fa_tg_read *r)
 				    (s64)r->load, (s64)r->tg_shares) == r->shares;
 }
 
-/* The error of @c's last read held from its read until @t. */
-static void read_span(struct fa_tg_seg *ts, struct fa_cfs *c, u64 t)
+/*
+ * The error of @c's last read held from its read until @t (@times: its
+ * time only, struct fa_engine_cfg.replay_only).
+ */
+static void read_span(struct fa_tg_seg *ts, struct fa_cfs *c, u64 t, bool times)
 {
 	struct fa_err_val v;
 	u64 dt;
@@ -47,10 +50,14 @@ static void read_span(struct fa_tg_seg *ts, struct fa_cfs *c, u64 t)
 	if (!c->rd_seen || t <= c->rd_ts)
 		return;
 	dt = t - c->rd_ts;
-	fa_err_span(&ts->shares, c->rd_diff, c->rd_ideal, dt);
-	fa_shares_val(&v, c->rd_diff, c->rd_ideal, c->rd_scale);
-	fa_err_span_bnd(&ts->shares, &ts->shares.bnd_time, v.bnd, v.ib, dt,
-			(double)dt);
+	if (times) {
+		fa_err_span_time(&ts->shares, c->rd_ideal, dt);
+	} else {
+		fa_err_span(&ts->shares, c->rd_diff, c->rd_ideal, dt);
+		fa_shares_val(&v, c->rd_diff, c->rd_ideal, c->rd_scale);
+		fa_err_span_bnd(&ts->shares, &ts->shares.bnd_time, v.bnd, v.ib, dt,
+				(double)dt);
+	}
 	ts->shares.bnd.total = fa_hist_sat_add(ts->shares.bnd.total, dt);
 	c->rd_ts = t;
 }
@@ -61,7 +68,7 @@ void fa_read_advance(struct fa_engine *e, u32 i, u64 t)
 	u32 k;
 
 	for (k = 0; k < g->nr_cfs; k++)
-		read_span(&e->seg.tgs[i], &g->cfs[k], t);
+		read_span(&e->seg.tgs[i], &g->cfs[k], t, e->cfg.replay_only);
 }
 
 /* The shares error @c's last read holds (as read_span() weighs it). */
@@ -168,13 +175,13 @@ int fa_on_tg_read(struct fa_engine *e, const struct fa_event *ev)
 	if (!good) {
 		s->read_mismatch++;
 	} else if (!g->timed) {
-		read_span(ts, c, e->now);
+		read_span(ts, c, e->now, e->cfg.replay_only);
 		/* no tg_update of the group yet: no tracked sum to compare */
 		s->read_untracked++;
 		c->rd_seen = false;
 		series_change(e, c, old_err, old_held);
 	} else {
-		read_span(ts, c, e->now);
+		read_span(ts, c, e->now, e->cfg.replay_only);
 		ts->reads_tracked++;
 		/* sum(load) without this cfs_rq's own term (fa_read.h) */
 		ideal = fa_ideal_shares(sub_w(g->sum_load, c->seen ? c->load : 0),
@@ -184,8 +191,10 @@ int fa_on_tg_read(struct fa_engine *e, const struct fa_event *ev)
 		c->rd_scale = (s64)r->tg_shares;
 		c->rd_ts = e->now;
 		c->rd_seen = true;
-		fa_shares_val(&v, c->rd_diff, c->rd_ideal, c->rd_scale);
-		fa_err_point_val(&ts->shares, &v);
+		if (!e->cfg.replay_only) {
+			fa_shares_val(&v, c->rd_diff, c->rd_ideal, c->rd_scale);
+			fa_err_point_val(&ts->shares, &v);
+		}
 		series_change(e, c, old_err, old_held);
 	}
 	/* the what-if replay: the same read under each policy (its ideal ours) */

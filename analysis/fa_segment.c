@@ -89,7 +89,7 @@ static void max_u64(u64 *dst, u64 v)
 		*dst = v;
 }
 
-int fa_seg_merge(struct fa_segment *d, const struct fa_segment *s)
+int fa_seg_merge(struct fa_segment *d, const struct fa_segment *s, bool times)
 {
 	u32 i;
 
@@ -111,12 +111,12 @@ int fa_seg_merge(struct fa_segment *d, const struct fa_segment *s)
 	d->foreign_policy += s->foreign_policy;
 	d->bad_cpu += s->bad_cpu;
 	d->late += s->late;
-	fa_err_merge(&d->err, &s->err);
+	fa_err_merge_kept(&d->err, &s->err, times);
 	d->reads += s->reads;
 	d->read_mismatch += s->read_mismatch;
 	d->read_untracked += s->read_untracked;
 	d->read_gaps += s->read_gaps;
-	fa_err_merge(&d->shares, &s->shares);
+	fa_err_merge_kept(&d->shares, &s->shares, times);
 	for (i = 0; i < FA_COH_NR; i++)
 		d->coh[i] += s->coh[i];
 	d->coh_by_read += s->coh_by_read;
@@ -140,11 +140,11 @@ int fa_seg_merge(struct fa_segment *d, const struct fa_segment *s)
 		dt->xnode_unknown += st->xnode_unknown;
 		dt->contrib_jumps += st->contrib_jumps;
 		dt->gap = st->gap;
-		fa_err_merge(&dt->err, &st->err);
+		fa_err_merge_kept(&dt->err, &st->err, times);
 		dt->reads += st->reads;
 		dt->reads_tracked += st->reads_tracked;
 		dt->coh_transfers += st->coh_transfers;
-		fa_err_merge(&dt->shares, &st->shares);
+		fa_err_merge_kept(&dt->shares, &st->shares, times);
 	}
 	for (i = 0; i < s->nr_cpus; i++) {
 		struct fa_cpu_seg *dc = &d->cpus[i];

@@ -18,7 +18,10 @@ void fa_tg_advance(struct fa_engine *e, u32 i, u64 t)
 
 	if (!g->timed || t <= g->last_ts)
 		return;
-	fa_err_span(&e->seg.tgs[i].err, g->err, g->sum_load, t - g->last_ts);
+	if (e->cfg.replay_only)
+		fa_err_span_time(&e->seg.tgs[i].err, g->sum_load, t - g->last_ts);
+	else
+		fa_err_span(&e->seg.tgs[i].err, g->err, g->sum_load, t - g->last_ts);
 	g->last_ts = t;
 }
 
@@ -325,7 +328,8 @@ int fa_on_tg_update(struct fa_engine *e, const struct fa_event *ev)
 	/* under a split layout the record's tg_load_avg is its domain's counter */
 	if (!u->split_dom)
 		ts->gap = sub_w(u->tg_load_avg, g->sum_contrib);
-	fa_err_point(&ts->err, g->err, g->sum_load);
+	if (!e->cfg.replay_only)
+		fa_err_point(&ts->err, g->err, g->sum_load);
 
 	e->series.err_abs_sum = add_w(e->series.err_abs_sum,
 				      (s64)(abs_w(g->err) - abs_w(old_err)));

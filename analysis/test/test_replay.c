@@ -32,21 +32,32 @@ struct run {
 	struct fa_replay *r;
 };
 
-/* Feeds @n records through an engine replaying @np policies under layouts @lay. */
-static void run_lay(struct run *x, const struct fl_tg_policy *pol,
-		    const struct fa_layout *lay, u32 np, const struct fa_event *ev, u32 n)
+/*
+ * Feeds @n records through an engine replaying @np policies under layouts
+ * @lay (@replay_only: struct fa_engine_cfg's).
+ */
+static void run_cfg(struct run *x, const struct fl_tg_policy *pol,
+		    const struct fa_layout *lay, u32 np, const struct fa_event *ev,
+		    u32 n, bool replay_only)
 {
 	struct fa_engine_cfg cfg = { 0 };
 	u32 i;
 
 	x->r = fa_replay_new_layouts(pol, lay, np, FA_REPLAY_REL | FA_REPLAY_SHARES_ABS);
 	cfg.replay = x->r;
+	cfg.replay_only = replay_only;
 	x->e = fa_engine_new(&cfg);
 	for (i = 0; i < n; i++)
 		if (fa_engine_feed(x->e, &ev[i]))
 			ok(0, "feed record %u", i);
 	if (fa_engine_finish(x->e))
 		ok(0, "finish");
+}
+
+static void run_lay(struct run *x, const struct fl_tg_policy *pol,
+		    const struct fa_layout *lay, u32 np, const struct fa_event *ev, u32 n)
+{
+	run_cfg(x, pol, lay, np, ev, n, false);
 }
 
 /* ... all under the global layout. */
@@ -352,6 +363,70 @@ static void test_reads_bad_and_segment_end(void)
 	is_dbl(fig(&x, 1)->shares.max_bnd, t->shares.max_bnd, "recorded: the engine's bounded max");
 	is_u64(fig(&x, 1)->coh_by_read, t->coh_by_read, "recorded: the engine's transfers by reads");
 	done(&x);
+}
+
+/*
+ * An engine that keeps of the recording's own errors only their times
+ * (fa_engine_cfg.replay_only, fairlab whatif's) feeds the replay the
+ * same: test_reads_bad_and_segment_end()'s records (updates, reads, a bad
+ * read, two segments), u4 not written at a load of 130 against its
+ * contrib 100 and u5 at 70 ms (E -30 held 10 ms), give every policy the
+ * same figures, statistic for statistic.  The engine's own statistics
+ * are then empty (the full engine's |E| max 30) but for those times,
+ * the same as the full engine's.
+ */
+static void test_replay_only(void)
+{
+	const struct fl_tg_policy pol[] = {
+		{ FL_TG_FIXED, 16 }, { FL_TG_NONZERO, 0 }, { FA_REPLAY_RECORDED, 0 },
+	};
+	struct fa_event base[6], ev[9];
+	const struct fa_segment *ta, *tb;
+	struct run a, b;
+	u32 i;
+
+	reads_records(base);
+	memcpy(ev, base, 4 * sizeof(*ev));
+	ev[4] = rd_t(40 * MS, 0, 0, 310, 100, 100, 38010, 2);
+	ev[5] = base[4];
+	memset(&ev[6], 0, sizeof(ev[6]));
+	ev[6].ts = 55 * MS;
+	ev[6].type = FA_EV_POLICY_SWITCH;
+	ev[6].u.policy_switch.kind = FL_KIND_TG;
+	ev[6].u.policy_switch.old_policy = FL_TG_STOCK;
+	ev[6].u.policy_switch.new_policy = FL_TG_FORCE;
+	ev[7] = upd_t(60 * MS, 0, 0, 130, 100, false, 310, 60 * MS, FL_TG_STOCK, 0, 4);
+	ev[8] = upd_t(70 * MS, 0, 0, 130, 100, false, 310, 70 * MS, FL_TG_STOCK, 0, 4);
+	run_cfg(&a, pol, NULL, 3, ev, 9, false);
+	run_cfg(&b, pol, NULL, 3, ev, 9, true);
+	for (i = 0; i < 3; i++) {
+		const struct fa_segment *fa = fig(&a, i), *fb = fig(&b, i);
+
+		ok(!memcmp(&fa->err, &fb->err, sizeof(fa->err)),
+		   "replay_only: policy %u's error statistics the same", i);
+		ok(!memcmp(&fa->shares, &fb->shares, sizeof(fa->shares)),
+		   "replay_only: policy %u's shares error statistics the same", i);
+		ok(fa->writes == fb->writes && fa->switches == fb->switches &&
+		   !memcmp(fa->coh, fb->coh, sizeof(fa->coh)) &&
+		   fa->reads == fb->reads && fa->attempts == fb->attempts,
+		   "replay_only: policy %u's counts the same", i);
+	}
+	ta = fa_engine_total(a.e);
+	tb = fa_engine_total(b.e);
+	is_u64(ta->err.max_abs, 30, "full engine: its own |E| max, 130 - 100");
+	ok(ta->err.abs_time > 0, "full engine: its own integral of |E|");
+	is_u64(tb->err.max_abs, 0, "replay_only: no maximum of the recording's E");
+	is_dbl(tb->err.abs_time, 0, "replay_only: no integral of it");
+	is_u64(tb->err.time_ns, ta->err.time_ns, "replay_only: the time E was held kept");
+	is_u64(tb->err.abs.total, ta->err.abs.total, "replay_only: ... and its histogram's total");
+	is_u64(tb->shares.time_ns, ta->shares.time_ns, "replay_only: the shares' time kept");
+	is_u64(tb->shares.bnd.total, ta->shares.bnd.total, "replay_only: ... bounded total too");
+	is_u64(tb->coh[FA_COH_UNKNOWN], 0, "replay_only: no line model of the recording");
+	ok(ta->coh[FA_COH_UNKNOWN] > 0, "full engine: its line model kept");
+	is_u64(tb->reads, ta->reads, "replay_only: the reads counted");
+	is_u64(tb->attempts, ta->attempts, "replay_only: the attempts counted");
+	done(&a);
+	done(&b);
 }
 
 /* A cpu_topology record: one LLC per node. */
@@ -720,6 +795,7 @@ int main(void)
 	test_stock_gate();
 	test_reads();
 	test_reads_bad_and_segment_end();
+	test_replay_only();
 	test_switch_resolve();
 	test_offline_clear();
 	test_layouts();

@@ -140,6 +140,8 @@ int fl_whatif_run(struct fl_whatif *w, const char *path,
 		fa_replay_set_contention(w->r, w->cont_window_ns, fl_machine()->ns,
 					 w->cont_cpus);
 	cfg.replay = w->r;
+	/* whatif prints the replay's figures only, not the recording's */
+	cfg.replay_only = true;
 	cfg.coh_miss = fl_shared_miss();
 	if (w->r && w->front)
 		w->e = fa_engine_new(&cfg);

@@ -70,6 +70,9 @@ record) out=${FL_BENCH_OUT:-$top/build/bench/analyzer-big} ;;
 gen) out=${FL_BENCH_OUT:-$top/build/bench/analyzer-gen} ;;
 *) echo "bench-analyzer: error: FL_BENCH_SOURCE is record or gen, not $source" >&2; exit 2 ;;
 esac
+# absolute: the first half is split inside $out (trace-cmd split -o)
+mkdir -p "$out" && out=$(cd "$out" && pwd) ||
+	{ echo "bench-analyzer: error: cannot make $out" >&2; exit 2; }
 big=$out/analyzer.zstd.dat
 records=${FL_BENCH_RECORDS:-10000000}
 secs=${FL_BENCH_SECS:-1200}

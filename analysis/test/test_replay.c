@@ -329,12 +329,9 @@ static void test_reads(void)
  *            30 ms of cfs_rq-time: means 11/1024 x 25/30, 11/330 x 25/30.
  *  recorded  the engine's figures: no error, 30 ms.
  */
-static void test_reads_bad_and_segment_end(void)
+static void bad_read_records(struct fa_event ev[8])
 {
-	const struct fl_tg_policy pol[] = { { FL_TG_FIXED, 16 }, { FA_REPLAY_RECORDED, 0 } };
-	struct fa_event base[6], ev[8];
-	const struct fa_segment *t, *f;
-	struct run x;
+	struct fa_event base[6];
 
 	reads_records(base);
 	memcpy(ev, base, 4 * sizeof(*ev));	/* u1, u2, u3, r1 */
@@ -347,6 +344,16 @@ static void test_reads_bad_and_segment_end(void)
 	ev[6].u.policy_switch.old_policy = FL_TG_STOCK;
 	ev[6].u.policy_switch.new_policy = FL_TG_FORCE;
 	ev[7] = base[5];			/* u4 */
+}
+
+static void test_reads_bad_and_segment_end(void)
+{
+	const struct fl_tg_policy pol[] = { { FL_TG_FIXED, 16 }, { FA_REPLAY_RECORDED, 0 } };
+	struct fa_event ev[8];
+	const struct fa_segment *t, *f;
+	struct run x;
+
+	bad_read_records(ev);
 	run(&x, pol, 2, ev, 8);
 	t = fa_engine_total(x.e);
 	f = fig(&x, 0);
@@ -380,21 +387,12 @@ static void test_replay_only(void)
 	const struct fl_tg_policy pol[] = {
 		{ FL_TG_FIXED, 16 }, { FL_TG_NONZERO, 0 }, { FA_REPLAY_RECORDED, 0 },
 	};
-	struct fa_event base[6], ev[9];
+	struct fa_event ev[9];
 	const struct fa_segment *ta, *tb;
 	struct run a, b;
 	u32 i;
 
-	reads_records(base);
-	memcpy(ev, base, 4 * sizeof(*ev));
-	ev[4] = rd_t(40 * MS, 0, 0, 310, 100, 100, 38010, 2);
-	ev[5] = base[4];
-	memset(&ev[6], 0, sizeof(ev[6]));
-	ev[6].ts = 55 * MS;
-	ev[6].type = FA_EV_POLICY_SWITCH;
-	ev[6].u.policy_switch.kind = FL_KIND_TG;
-	ev[6].u.policy_switch.old_policy = FL_TG_STOCK;
-	ev[6].u.policy_switch.new_policy = FL_TG_FORCE;
+	bad_read_records(ev);	/* its u4 replaced: */
 	ev[7] = upd_t(60 * MS, 0, 0, 130, 100, false, 310, 60 * MS, FL_TG_STOCK, 0, 4);
 	ev[8] = upd_t(70 * MS, 0, 0, 130, 100, false, 310, 70 * MS, FL_TG_STOCK, 0, 4);
 	run_cfg(&a, pol, NULL, 3, ev, 9, false);

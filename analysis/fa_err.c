@@ -6,24 +6,6 @@
 
 #include "fa_err.h"
 
-void fa_err_span(struct fa_err *e, s64 err, s64 sum_load, u64 dt)
-{
-	struct fa_err_val v;
-
-	if (!dt)
-		return;
-	e->time_ns = fa_hist_sat_add(e->time_ns, dt);
-	if (sum_load > 0)
-		e->rel_time_ns = fa_hist_sat_add(e->rel_time_ns, dt);
-	fa_err_val(&v, err, sum_load);
-	fa_err_span_abs(e, &e->abs_time, v.a, v.ia, dt, (double)dt);
-	e->abs.total = fa_hist_sat_add(e->abs.total, dt);
-	if (v.has_rel) {
-		fa_err_span_rel(e, &e->rel_time, v.rel, v.ir, dt, (double)dt);
-		e->rel.total = fa_hist_sat_add(e->rel.total, dt);
-	}
-}
-
 void fa_err_span_time(struct fa_err *e, s64 sum_load, u64 dt)
 {
 	if (!dt)
@@ -34,6 +16,19 @@ void fa_err_span_time(struct fa_err *e, s64 sum_load, u64 dt)
 		e->rel_time_ns = fa_hist_sat_add(e->rel_time_ns, dt);
 		e->rel.total = fa_hist_sat_add(e->rel.total, dt);
 	}
+}
+
+void fa_err_span(struct fa_err *e, s64 err, s64 sum_load, u64 dt)
+{
+	struct fa_err_val v;
+
+	if (!dt)
+		return;
+	fa_err_span_time(e, sum_load, dt);
+	fa_err_val(&v, err, sum_load);
+	fa_err_span_abs(e, &e->abs_time, v.a, v.ia, dt, (double)dt);
+	if (v.has_rel)
+		fa_err_span_rel(e, &e->rel_time, v.rel, v.ir, dt, (double)dt);
 }
 
 void fa_err_merge_time(struct fa_err *dst, const struct fa_err *src)

@@ -35,11 +35,11 @@ static const struct fl_tg_rule *recorded_rule(struct rp_part *pt,
 					      const struct rp_rec *x)
 {
 	if (!pt->rec_made || pt->rec_pol.id != x->policy ||
-	    pt->rec_pol.arg != x->arg || pt->rec_nr_cpus != x->in.nr_cpus) {
+	    pt->rec_pol.arg != x->arg || pt->rec_nr_cpus != x->nr_cpus) {
 		pt->rec_pol.id = x->policy;
 		pt->rec_pol.arg = x->arg;
-		pt->rec_nr_cpus = x->in.nr_cpus;
-		fl_tg_rule_make(&pt->rec_pol, x->in.nr_cpus, &pt->rec_rule);
+		pt->rec_nr_cpus = x->nr_cpus;
+		fl_tg_rule_make(&pt->rec_pol, x->nr_cpus, &pt->rec_rule);
 		pt->rec_made = true;
 	}
 	return &pt->rec_rule;
@@ -95,8 +95,8 @@ static void set_rules(struct fa_replay *r, struct rp_part *pt,
 		pt->stock_gate = x->arg;
 		pt->rules_made = false;
 	}
-	if (!pt->rules_made || pt->rule_nr_cpus != x->in.nr_cpus)
-		make_rules(r, pt, x->in.nr_cpus);
+	if (!pt->rules_made || pt->rule_nr_cpus != x->nr_cpus)
+		make_rules(r, pt, x->nr_cpus);
 	if (pt->range[RP_ANY] == pt->hi)
 		return;
 	rec = recorded_rule(pt, x);
@@ -172,7 +172,9 @@ replay_range(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 	struct rp_gpc *gc = t->gc;
 	const struct fa_coh_topo topo = r->topo;
 	const struct fa_coh_cpu who = fa_coh_cpu(&topo, x->cpu);
-	struct fl_tg_input in = x->in;
+	struct fl_tg_input in = {
+		.since_ns = FL_SINCE_NEVER, .nr_cpus = x->nr_cpus, .site = x->site,
+	};
 	/* loaded once: the stores below may alias t for the compiler */
 	struct fa_cont_line *cont = plain ? NULL : t->cont;
 	const u64 ts = x->ts;

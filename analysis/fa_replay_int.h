@@ -171,59 +171,77 @@ struct rp_part {
 /* What every policy's decision on one record shares (set by the engine's thread). */
 struct rp_rec {
 	u32 tg, cfs;		/* group index, cfs_rq's CPU */
-	u32 policy, arg;	/* the record's own (FA_REPLAY_RECORDED) */
-	struct fl_tg_input in;	/* site and nr_cpus set */
-	s64 load;
-	s64 contrib;		/* recorded contrib before */
-	/*
-	 * What E's term of the cfs_rq, (contrib - lold), is replaced with
-	 * adds up to E + lold_w - (written ? contrib before : load): with
-	 * lold_w = lold, the load last observed, or, at the cfs_rq's first
-	 * record (no term yet), the recorded contrib, every policy's then.
-	 */
-	s64 lold_w;
-	s64 sum_load;		/* the group's sum(load) after the record */
-	s64 tg_ksum;		/* recorded tg->load_avg - the kernel's sum(contrib), before */
-	u64 ksc;		/* rebuilt sched_clock */
-	u64 before;		/* the kernel's last publish before, at a first record */
-	u64 clock;		/* the group's clock after E's span before the record */
-	double dtd;		/* that span */
 	s32 cpu;		/* executing CPU */
-	int node;		/* its node, -1 unknown */
-	/* where CPUs 0-63 are from cpu (a tg_update on a CPU below 64) */
-	struct fa_coh_near near;
-	/* resync: a site that makes no decision (FL_SITE_NO_DECISION) */
-	bool cseen, evicted, resync, written, sum_changed, spans;
-	/*
-	 * A tg_read record instead (is_read): what every policy's shares
-	 * error and line read share (replay_read()).  The policy's own
-	 * tg->load_avg is the recorded one plus its E minus the kernel's
-	 * (the cfs_rqs' contribs are all the two sums differ by); its
-	 * cfs_rq's contrib the recorded one plus its own minus the
-	 * kernel's (contrib, above, when cseen).
-	 */
-	bool is_read;
-	bool rd_timed;		/* the group has a tracked sum(load) */
-	s64 rd_tla;		/* the value read */
-	/*
-	 * The sum that read would have computed: rd_tla, but for a read the
-	 * kernel served from a split layout's cache (rd_hit) the sum of the
-	 * seen cfs_rqs' contribs then (what every policy not replaying that
-	 * hit reads, with its own E for the kernel's).
-	 */
-	s64 rd_tla_sum;
-	s64 rd_contrib, rd_load, rd_tg_shares, rd_shares;	/* as recorded */
-	s64 rd_ideal;		/* shares with tg->load_avg = sum(load) */
-	s64 rd_kerr;		/* the kernel's E */
-	u64 rd_dt;		/* the span of the cfs_rq's last read error (0: none) */
+	bool is_read;		/* a tg_read (the rd_* half below), or a tg_update */
+	bool cseen;		/* the cfs_rq was seen before */
+	s64 contrib;		/* recorded contrib before (a read: the engine's) */
+	double dtd;		/* the span of E (a read: of its shares error) before */
 	u64 ts;			/* split layouts only (fa_replay.split): the time */
 	/*
-	 * A tg_read made under a split layout (it names a domain): that
-	 * layout, and whether the kernel served it from the cache; a policy
-	 * replayed under the same layout takes that outcome (rp_lay_read()).
+	 * A record's own half only: the helper thread reads every batched
+	 * record the engine thread wrote, so each line less is one less to
+	 * move between their caches (fa_replay_batch.c).
 	 */
-	struct fa_layout rd_lay;
-	bool rd_split, rd_hit;
+	union {
+		struct {	/* a tg_update */
+			u32 policy, arg;	/* the record's own (FA_REPLAY_RECORDED) */
+			u32 site, nr_cpus;	/* struct fl_tg_input's */
+			s64 load;
+			/*
+			 * What E's term of the cfs_rq, (contrib - lold),
+			 * is replaced with adds up to E + lold_w -
+			 * (written ? contrib before : load): with lold_w =
+			 * lold, the load last observed, or, at the
+			 * cfs_rq's first record (no term yet), the
+			 * recorded contrib, every policy's then.
+			 */
+			s64 lold_w;
+			s64 sum_load;	/* the group's sum(load) after the record */
+			s64 tg_ksum;	/* recorded tg->load_avg - the kernel's sum(contrib), before */
+			u64 ksc;	/* rebuilt sched_clock */
+			u64 before;	/* the kernel's last publish before, at a first record */
+			u64 clock;	/* the group's clock after E's span before the record */
+			/* where CPUs 0-63 are from cpu (a tg_update on a CPU below 64) */
+			struct fa_coh_near near;
+			int node;	/* cpu's node, -1 unknown */
+			/* resync: a site that makes no decision (FL_SITE_NO_DECISION) */
+			bool evicted, resync, written, sum_changed, spans;
+		};
+		/*
+		 * A tg_read: what every policy's shares error and line read
+		 * share (replay_read()).  The policy's own tg->load_avg is
+		 * the recorded one plus its E minus the kernel's (the
+		 * cfs_rqs' contribs are all the two sums differ by); its
+		 * cfs_rq's contrib the recorded one plus its own minus the
+		 * kernel's (contrib, above, when cseen).
+		 */
+		struct {
+			s64 rd_tla;		/* the value read */
+			/*
+			 * The sum that read would have computed: rd_tla,
+			 * but for a read the kernel served from a split
+			 * layout's cache (rd_hit) the sum of the seen
+			 * cfs_rqs' contribs then (what every policy not
+			 * replaying that hit reads, with its own E for the
+			 * kernel's).
+			 */
+			s64 rd_tla_sum;
+			s64 rd_contrib, rd_load, rd_tg_shares, rd_shares;	/* as recorded */
+			s64 rd_ideal;		/* shares with tg->load_avg = sum(load) */
+			s64 rd_kerr;		/* the kernel's E */
+			u64 rd_dt;		/* the span of the cfs_rq's last read error (0: none) */
+			/*
+			 * A tg_read made under a split layout (it names a
+			 * domain): that layout, and whether the kernel
+			 * served it from the cache; a policy replayed
+			 * under the same layout takes that outcome
+			 * (rp_lay_read()).
+			 */
+			struct fa_layout rd_lay;
+			bool rd_timed;		/* the group has a tracked sum(load) */
+			bool rd_split, rd_hit;
+		};
+	};
 };
 
 /*

@@ -186,10 +186,8 @@ int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
 		sub_w(fa_tg_load_before(u),
 		      add_w(sub_w(g->sum_contrib, x->cseen ? c->contrib : 0),
 			    (s64)u->contrib));
-	x->in.site = u->site;
-	x->in.nr_cpus = u->nr_cpus;
-	x->in.tg_load_avg = 0;
-	x->in.since_ns = FL_SINCE_NEVER;
+	x->site = u->site;
+	x->nr_cpus = u->nr_cpus;
 	return push(r, e, x);
 }
 

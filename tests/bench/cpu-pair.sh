@@ -44,14 +44,20 @@ read -r c0 c1 <<<"$(taskset -pc $$ | sed 's/.*: //' | tr ',' '\n' |
 tmp=$(mktemp -d) || die "mktemp failed"
 trap 'rm -rf "$tmp"' EXIT
 
+# one build on CPU $1, all its threads there, its user CPU time into $tmp/$3
+start() {
+	local cpu=$1 bin=$2 out=$3
+	shift 3
+	FAIRLAB_THREADS=0 /usr/bin/time -f '%U' -o "$tmp/$out" \
+		taskset -c "$cpu" "$bin" "$@" "$file" >/dev/null 2>"$tmp/$out.err" &
+}
+
 printf '%-6s %12s %12s %10s\n' round 'OLD user(s)' 'NEW user(s)' NEW/OLD
 for ((i = 1; i <= rounds; i++)); do
 	if ((i % 2)); then ca=$c0 cb=$c1; else ca=$c1 cb=$c0; fi
-	FAIRLAB_THREADS=0 /usr/bin/time -f '%U' -o "$tmp/a" \
-		taskset -c "$ca" "$old" "$@" "$file" >/dev/null 2>"$tmp/a.err" &
+	start "$ca" "$old" a "$@"
 	pa=$!
-	FAIRLAB_THREADS=0 /usr/bin/time -f '%U' -o "$tmp/b" \
-		taskset -c "$cb" "$new" "$@" "$file" >/dev/null 2>"$tmp/b.err" &
+	start "$cb" "$new" b "$@"
 	pb=$!
 	wait "$pa" || { cat "$tmp/a.err" >&2; die "OLD failed (round $i)"; }
 	wait "$pb" || { cat "$tmp/b.err" >&2; die "NEW failed (round $i)"; }

@@ -36,8 +36,11 @@ timed() {
 walls=
 cpus=
 for r in $(seq "$rounds"); do
-	read -r w1 c1 <<<"$(timed 1)"
-	read -r w2 c2 <<<"$(timed 2)"
+	# timed's die ends only its subshell: stop here too, not print zeros
+	t=$(timed 1) || exit 1
+	read -r w1 c1 <<<"$t"
+	t=$(timed 2) || exit 1
+	read -r w2 c2 <<<"$t"
 	printf 'round %d: 1 thread wall %6.2f s (%5.2f M events/s), CPU %6.2f s;  2 threads wall %6.2f s (%5.2f M events/s), CPU %6.2f s;  2/1 wall %.2fx, CPU %.2fx\n' \
 		"$r" "$w1" "$(echo "$n / $w1 / 1000000" | bc -l)" "$c1" \
 		"$w2" "$(echo "$n / $w2 / 1000000" | bc -l)" "$c2" \

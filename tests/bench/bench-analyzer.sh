@@ -150,11 +150,13 @@ seconds() {
 	t1=$(date +%s.%N)
 	echo "$t1 - $t0" | bc -l
 }
+# fastest: of lines "seconds [more]" on stdin, the one of fewest seconds
+fastest() { sort -g | head -1; }
 # best3 CMD...: the fastest of 3 runs
 best3() {
 	local a b c
 	a=$(seconds "$@"); b=$(seconds "$@"); c=$(seconds "$@")
-	printf '%s\n%s\n%s\n' "$a" "$b" "$c" | sort -g | head -1
+	printf '%s\n%s\n%s\n' "$a" "$b" "$c" | fastest
 }
 # timed CMD...: "wall cpu" seconds of CMD (cpu: user + system, all threads)
 timed() {
@@ -166,7 +168,7 @@ timed() {
 best3_timed() {
 	local a b c
 	a=$(timed "$@"); b=$(timed "$@"); c=$(timed "$@")
-	printf '%s\n%s\n%s\n' "$a" "$b" "$c" | sort -g | head -1
+	printf '%s\n%s\n%s\n' "$a" "$b" "$c" | fastest
 }
 # median X...: the median of the numbers X, as "1.23x"
 median() {
@@ -210,15 +212,14 @@ for f in "$big" "$v6"; do
 	# report and whatif as run in alternating rounds, a ratio per round:
 	# the host's speed moves from minute to minute, and one round's two
 	# runs see the same state; best of 3 each as well
-	wrs=
-	rw= rc= ww= wc=
+	rt= wt= wrs=
 	for _ in 1 2 3; do
-		t=$(timed "$fl" report "$f"); read -r a ac <<<"$t"
-		t=$(timed "$fl" whatif "$f"); read -r b bc <<<"$t"
-		wrs="$wrs $(echo "$b / $a" | bc -l)"
-		if [ -z "$rw" ] || [ "$(echo "$a < $rw" | bc -l)" = 1 ]; then rw=$a rc=$ac; fi
-		if [ -z "$ww" ] || [ "$(echo "$b < $ww" | bc -l)" = 1 ]; then ww=$b wc=$bc; fi
+		a=$(timed "$fl" report "$f"); b=$(timed "$fl" whatif "$f")
+		rt+="$a"$'\n' wt+="$b"$'\n'
+		wrs="$wrs $(echo "${b%% *} / ${a%% *}" | bc -l)"
 	done
+	read -r rw rc <<<"$(printf '%s' "$rt" | fastest)"
+	read -r ww wc <<<"$(printf '%s' "$wt" | fastest)"
 	t=$(best3_timed env FAIRLAB_THREADS=1 "$fl" whatif "$f"); read -r w1w w1c <<<"$t"
 	t=$(best3_timed env FAIRLAB_THREADS=2 "$fl" whatif "$f"); read -r w2w w2c <<<"$t"
 	printf '%-16s fairlab report: wall %6.2f s, CPU %6.2f s\n' "$label:" "$rw" "$rc"

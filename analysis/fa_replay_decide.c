@@ -293,6 +293,26 @@ struct rp_shc {
 	struct fa_err_val v;
 };
 
+/*
+ * A slot's value in and out field by field, so that the value being
+ * used stays in registers: copied as a struct, it went through the
+ * stack in stores and loads of other widths, and a load the core cannot
+ * forward from the stores still in flight waits for them (a tenth of the
+ * read loop's time).
+ */
+static __attribute__((always_inline)) inline void
+shc_copy(struct fa_err_val *to, const struct fa_err_val *from)
+{
+	to->abs = from->abs;
+	to->a = from->a;
+	to->rel = from->rel;
+	to->bnd = from->bnd;
+	to->ia = from->ia;
+	to->ir = from->ir;
+	to->ib = from->ib;
+	to->has_rel = from->has_rel;
+}
+
 static inline u32 rp_shc_slot(s64 x)
 {
 	return (u32)x & (RP_SHC - 1);
@@ -378,7 +398,10 @@ replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 	 * by E - contrib, a few of them, direct-mapped (RP_SHC).
 	 */
 	struct rp_shc shc[RP_SHC];
-	const struct fa_err_val *v = &shc[rp_shc_slot(last_x)].v;
+	/*
+	 * The shares error of last_x, in registers (shc_copy()).
+	 */
+	struct fa_err_val v = { 0 };
 	u64 valid = 0;
 	/* pointers stepped per policy: indexing five arrays costs more */
 	struct rp_pol *rp = &pol[pt->lo];
@@ -397,7 +420,8 @@ replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 		s64 kgiven = tla == x->rd_tla ? shares :
 			fa_calc_group_shares(tla, rcon, load, tg_shares);
 
-		fa_shares_val(&shc[h].v, sub_w(kgiven, ideal), ideal, tg_shares);
+		fa_shares_val(&v, sub_w(kgiven, ideal), ideal, tg_shares);
+		shc_copy(&shc[h].v, &v);
 		shc[h].x = last_x;
 		valid = 1ull << h;
 	}
@@ -437,16 +461,18 @@ replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 			u32 h = rp_shc_slot(xp);
 
 			last_x = xp;
-			v = &shc[h].v;
 			if (!((valid >> h) & 1) || shc[h].x != xp) {
 				ptla = add_w(tla, sub_w(gp[p].err, kerr));
 				given = fa_calc_group_shares(ptla, pcon, load, tg_shares);
-				shares_of(&shc[h].v, given, ideal, tg_shares, abs);
+				shares_of(&v, given, ideal, tg_shares, abs);
+				shc_copy(&shc[h].v, &v);
 				shc[h].x = xp;
 				valid |= 1ull << h;
+			} else {
+				shc_copy(&v, &shc[h].v);
 			}
 		}
-		shares_point(rp, q, v, abs);
+		shares_point(rp, q, &v, abs);
 	}
 }
 

@@ -297,8 +297,8 @@ struct rp_shc {
  * A slot's value in and out field by field, so that the value being
  * used stays in registers: copied as a struct, it went through the
  * stack in stores and loads of other widths, and a load the core cannot
- * forward from the stores still in flight waits for them (a tenth of the
- * read loop's time).
+ * forward from the stores still in flight waits for them (perf: a tenth
+ * of the read loop's samples; 2.5% of whatif's CPU time).
  */
 static __attribute__((always_inline)) inline void
 shc_copy(struct fa_err_val *to, const struct fa_err_val *from)

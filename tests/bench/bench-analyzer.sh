@@ -152,22 +152,22 @@ seconds() {
 }
 # fastest: of lines "seconds [more]" on stdin, the one of fewest seconds
 fastest() { sort -g | head -1; }
-# best3 CMD...: the fastest of 3 runs
-best3() {
-	local a b c
-	a=$(seconds "$@"); b=$(seconds "$@"); c=$(seconds "$@")
-	printf '%s\n%s\n%s\n' "$a" "$b" "$c" | fastest
-}
 # timed CMD...: "wall cpu" seconds of CMD (cpu: user + system, all threads)
 timed() {
 	/usr/bin/time -f '%e %U %S' -o "$out/last.time" "$@" >/dev/null 2>"$out/last.err" ||
 		die "$* failed: $(head -2 "$out/last.err")"
 	awk '{ printf "%s %.2f\n", $1, $2 + $3 }' "$out/last.time"
 }
-# best3_timed CMD...: "wall cpu" of the fastest (wall) of 3 runs
-best3_timed() {
-	local a b c
-	a=$(timed "$@"); b=$(timed "$@"); c=$(timed "$@")
+# best3 HOW CMD...: HOW (seconds or timed) of the fastest of 3 runs.  A
+# failed run stops the script: die in HOW's $(...) ends only that
+# subshell, and so would the exit here but for the caller's own $(...)
+# failing in turn (set -e)
+best3() {
+	local how=$1 a b c
+	shift
+	a=$("$how" "$@") || exit 1
+	b=$("$how" "$@") || exit 1
+	c=$("$how" "$@") || exit 1
 	printf '%s\n%s\n%s\n' "$a" "$b" "$c" | fastest
 }
 # median X...: the median of the numbers X, as "1.23x"
@@ -195,7 +195,7 @@ for f in "$big" "$v6"; do
 	# the zstd runs write GBs of temporary copies: their writeback must
 	# not run during the next timings
 	sync
-	tf=$(best3 "$fl" report "$f")
+	tf=$(best3 seconds "$fl" report "$f")
 	tt=$(seconds trace-cmd report -i "$f")
 	printf '%-16s fairlab report %7.2f s = %6.2f M events/s;  trace-cmd report %7.2f s;  ratio %5.1fx\n' \
 		"$label:" "$tf" "$(echo "$n / $tf / 1000000" | bc -l)" "$tt" "$(echo "$tt / $tf" | bc -l)"
@@ -220,8 +220,8 @@ for f in "$big" "$v6"; do
 	done
 	read -r rw rc <<<"$(printf '%s' "$rt" | fastest)"
 	read -r ww wc <<<"$(printf '%s' "$wt" | fastest)"
-	t=$(best3_timed env FAIRLAB_THREADS=1 "$fl" whatif "$f"); read -r w1w w1c <<<"$t"
-	t=$(best3_timed env FAIRLAB_THREADS=2 "$fl" whatif "$f"); read -r w2w w2c <<<"$t"
+	t=$(best3 timed env FAIRLAB_THREADS=1 "$fl" whatif "$f"); read -r w1w w1c <<<"$t"
+	t=$(best3 timed env FAIRLAB_THREADS=2 "$fl" whatif "$f"); read -r w2w w2c <<<"$t"
 	printf '%-16s fairlab report: wall %6.2f s, CPU %6.2f s\n' "$label:" "$rw" "$rc"
 	printf '%-16s fairlab whatif (%d policies), as run (%s): wall %6.2f s, CPU %6.2f s;  whatif/report wall %s (best of 3 each), CPU %s\n' \
 		"$label:" "$npol" "replay on ${rthr:-?} thread(s), $(nproc) CPUs" \

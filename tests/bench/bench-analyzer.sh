@@ -212,7 +212,7 @@ for f in "$big" "$v6"; do
 	# report and whatif as run in alternating rounds, a ratio per round:
 	# the host's speed moves from minute to minute, and one round's two
 	# runs see the same state; best of 3 each as well
-	rt= wt= wrs=
+	rt='' wt='' wrs=''
 	for _ in 1 2 3; do
 		a=$(timed "$fl" report "$f"); b=$(timed "$fl" whatif "$f")
 		rt+="$a"$'\n' wt+="$b"$'\n'

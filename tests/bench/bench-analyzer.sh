@@ -171,10 +171,7 @@ best3() {
 	printf '%s\n%s\n%s\n' "$a" "$b" "$c" | fastest
 }
 # median X...: the median of the numbers X, as "1.23x"
-median() {
-	printf '%s\n' "$@" | sort -g |
-		awk '{ a[NR] = $1 } END { printf "%.2fx", NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
-}
+. "$top/tests/bench/median.sh"
 # ratio A B: A / B as "1.23x" ("n/a" when B is 0: a run too short to time)
 ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%5.2fx", a / b; else printf "  n/a" }'

@@ -48,7 +48,8 @@ for r in $(seq "$rounds"); do
 	walls="$walls $(echo "$w2 / $w1" | bc -l)"
 	cpus="$cpus $(echo "$c2 / $c1" | bc -l)"
 done
-median() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { printf "%.2fx", NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+# median X...: the median of the numbers X, as "1.23x"
+. "$top/tests/bench/median.sh"
 # shellcheck disable=SC2086
 printf 'events/s, 2 threads against 1: wall time ratio median %s (below 1: faster), CPU time ratio median %s\n' \
 	"$(median $walls)" "$(median $cpus)"

@@ -31,16 +31,22 @@ static inline u32 fa_hist_ilog2(u64 v)
 	return 63u - (u32)__builtin_clzll(v);	/* v != 0 */
 }
 
-/* Inline: the what-if replay takes an index per policy per record. */
+/*
+ * Inline: the what-if replay takes an index per policy per record.
+ * Values below FA_HIST_SUB have a bucket each; from there, octave e
+ * (2^e <= v < 2^(e+1)) has FA_HIST_SUB buckets, the top FA_HIST_SUB_BITS + 1
+ * bits of v: with k = e - FA_HIST_SUB_BITS, bucket FA_HIST_SUB + k *
+ * FA_HIST_SUB + the low FA_HIST_SUB_BITS of v >> k, which is k *
+ * FA_HIST_SUB + (v >> k) since v >> k has its top bit at FA_HIST_SUB.
+ * With k at least 0 the same form gives v for v < FA_HIST_SUB: no branch,
+ * which mispredicts on errors that are sometimes 0 and sometimes not.
+ */
 static inline u32 fa_hist_index(u64 v)
 {
-	u32 e;
+	u32 e = fa_hist_ilog2(v | 1);
+	u32 k = e > FA_HIST_SUB_BITS ? e - FA_HIST_SUB_BITS : 0;
 
-	if (v < FA_HIST_SUB)
-		return (u32)v;
-	e = fa_hist_ilog2(v);
-	return FA_HIST_SUB + (e - FA_HIST_SUB_BITS) * FA_HIST_SUB +
-	       (u32)((v >> (e - FA_HIST_SUB_BITS)) & (FA_HIST_SUB - 1));
+	return k * FA_HIST_SUB + (u32)(v >> k);
 }
 u64 fa_hist_bucket_low(u32 idx);
 u64 fa_hist_bucket_high(u32 idx);	/* inclusive */

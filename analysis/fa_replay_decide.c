@@ -388,19 +388,18 @@ replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 	/*
 	 * The shares depend on a policy's state only through its
 	 * tg->load_avg - contrib, i.e. its E - contrib: policies that agree
-	 * on it (often those that publish every change) share the last one
-	 * worked out, the recording's own to begin with.
+	 * on it (often those that publish every change, and often not next
+	 * to each other: a shape's loop, then the next shape's) share one
+	 * working out.  The shares of this record by E - contrib, a few of
+	 * them, direct-mapped (RP_SHC), the recording's own (kx) to begin
+	 * with.  Every policy looks its value up there, even one that agrees
+	 * with the policy before it: a test for that case first was a branch
+	 * that mispredicted on a third of the policy-reads (cachegrind's
+	 * model), and whatif took 3.6% more CPU with it (cpu-pair.sh).
 	 */
-	s64 last_x = sub_w(kerr, kcon);
-	/*
-	 * And policies that are not next to each other often agree too (a
-	 * shape's loop, then the next shape's): the shares of this record
-	 * by E - contrib, a few of them, direct-mapped (RP_SHC).
-	 */
+	const s64 kx = sub_w(kerr, kcon);
 	struct rp_shc shc[RP_SHC];
-	/*
-	 * The shares error of last_x, in registers (shc_copy()).
-	 */
+	/* the shares error in use, in registers (shc_copy()) */
 	struct fa_err_val v = { 0 };
 	u64 valid = 0;
 	/* pointers stepped per policy: indexing five arrays costs more */
@@ -412,7 +411,7 @@ replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 
 	/* an untimed group has no ideal (nor a checked tg_shares) */
 	if (timed) {
-		u32 h = rp_shc_slot(last_x);
+		u32 h = rp_shc_slot(kx);
 		/*
 		 * The kernel's shares; for a read it served from a split
 		 * layout's cache, those of the sum it would have computed.
@@ -422,12 +421,13 @@ replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 
 		fa_shares_val(&v, sub_w(kgiven, ideal), ideal, tg_shares);
 		shc_copy(&shc[h].v, &v);
-		shc[h].x = last_x;
+		shc[h].x = kx;
 		valid = 1ull << h;
 	}
 	for (p = pt->lo; p < hi; p++, rp++, q++, g++) {
 		s64 ptla, pcon, given, xp, used;
 		bool hit = false;
+		u32 h;
 
 		if (!plain && rp->split)
 			hit = rp_lay_read(r, pt, t, p, x,
@@ -457,20 +457,16 @@ replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 		}
 		/* its E - contrib: the kernel's when the cfs_rq is not seen yet */
 		xp = cseen ? sub_w(gp[p].err, cp[p].contrib) : sub_w(gp[p].err, kcon);
-		if (xp != last_x) {
-			u32 h = rp_shc_slot(xp);
-
-			last_x = xp;
-			if (!((valid >> h) & 1) || shc[h].x != xp) {
-				ptla = add_w(tla, sub_w(gp[p].err, kerr));
-				given = fa_calc_group_shares(ptla, pcon, load, tg_shares);
-				shares_of(&v, given, ideal, tg_shares, abs);
-				shc_copy(&shc[h].v, &v);
-				shc[h].x = xp;
-				valid |= 1ull << h;
-			} else {
-				shc_copy(&v, &shc[h].v);
-			}
+		h = rp_shc_slot(xp);
+		if (!((valid >> h) & 1) || shc[h].x != xp) {
+			ptla = add_w(tla, sub_w(gp[p].err, kerr));
+			given = fa_calc_group_shares(ptla, pcon, load, tg_shares);
+			shares_of(&v, given, ideal, tg_shares, abs);
+			shc_copy(&shc[h].v, &v);
+			shc[h].x = xp;
+			valid |= 1ull << h;
+		} else {
+			shc_copy(&v, &shc[h].v);
 		}
 		shares_point(rp, q, &v, abs);
 	}

@@ -30,6 +30,13 @@ static void test_buckets(void)
 				bad++;
 		}
 	}
+	/* inside the octaves too: every value below 2^16, every sub-bucket */
+	for (v = 0; v < (1u << 16); v++) {
+		i = fa_hist_index(v);
+		if (i >= FA_HIST_BUCKETS || v < fa_hist_bucket_low(i) ||
+		    v > fa_hist_bucket_high(i))
+			bad++;
+	}
 	i = fa_hist_index(UINT64_MAX);
 	if (i != FA_HIST_BUCKETS - 1)
 		bad++;

@@ -18,7 +18,7 @@ static u32 range_of(const struct fl_tg_policy *p)
 	/*
 	 * stock's shape is its kernel's: with a rate-limit gate (6.7 and
 	 * later) another than without; only the recording tells
-	 * (rp_part.stock_gate).  In a range of its own shape, it would send
+	 * (rp_rec.gate).  In a range of its own shape, it would send
 	 * every policy to the generic loop on one kernel or the other
 	 * (rp_part.shapes_ok).
 	 */
@@ -135,17 +135,20 @@ struct fa_replay *fa_replay_new_layouts(const struct fl_tg_policy *pol,
 		}
 	}
 	r->range[RP_NR] = k;
-	/* two halves on two threads, when a helper thread starts */
-	if (n >= 2) {
-		r->buf = calloc_lines(2 * RP_BATCH, sizeof(*r->buf));
-		r->batch = r->buf;
-		if (r->buf)
-			r->fj = fa_fj_start(rp_helper_job, r);
-	}
+	/*
+	 * Records batched on one thread too (rp_handoff()); two halves on
+	 * two threads, when a helper thread starts.  Without the batch's
+	 * memory, each record is replayed as it comes.
+	 */
+	r->buf = calloc_lines(2 * RP_BATCH, sizeof(*r->buf));
+	r->batch = r->buf;
+	if (r->buf && n >= 2)
+		r->fj = fa_fj_start(rp_helper_job, r);
+	r->mid = n / 2;
 	if (r->fj) {
 		r->forced = fa_fj_asked(r->fj);
-		rp_set_part(r, &r->part[0], 0, n / 2);
-		rp_set_part(r, &r->part[1], n / 2, n);
+		rp_set_part(r, &r->part[0], 0, r->mid);
+		rp_set_part(r, &r->part[1], r->mid, n);
 	} else {
 		rp_set_part(r, &r->part[0], 0, n);
 	}

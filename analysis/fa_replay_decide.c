@@ -10,7 +10,7 @@
 
 static void make_rules(struct fa_replay *r, struct rp_part *pt, u32 nr_cpus)
 {
-	/* a listed stock: with the recording's gate (rp_part.stock_gate) */
+	/* a listed stock: with the recording's gate (rp_rec.gate) */
 	const struct fl_tg_policy gated = { FL_TG_STOCK, pt->stock_gate };
 	u32 p, g;
 
@@ -93,8 +93,8 @@ static void set_rules(struct fa_replay *r, struct rp_part *pt,
 	const struct fl_tg_rule *rec;
 	u32 p;
 
-	if (x->policy == FL_TG_STOCK && x->arg != pt->stock_gate) {
-		pt->stock_gate = x->arg;
+	if (x->gate != pt->stock_gate) {
+		pt->stock_gate = x->gate;
 		pt->rules_made = false;
 	}
 	if (!pt->rules_made || pt->rule_nr_cpus != x->nr_cpus)

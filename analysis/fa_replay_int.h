@@ -156,13 +156,7 @@ struct rp_part {
 	u32 rec_nr_cpus;
 	struct fl_tg_rule rec_rule;
 	bool rec_made;
-	/*
-	 * stock's argument is its kernel's rate-limit gate (us; 0 before
-	 * 6.7, 1000 from 6.7): a listed "stock" is replayed with the gate
-	 * the recording's own stock records carry, from the first of them
-	 * on (without a gate before it, or in a recording without one).
-	 */
-	u32 stock_gate;	/* per part: each makes its own rules */
+	u32 stock_gate;	/* the rules are made for (rp_rec.gate) */
 	bool nomem;	/* a modeled line's sharers could not grow */
 	/* its policies' switches of unknown distance (id: internal index) */
 	struct fa_pending pend;
@@ -204,6 +198,17 @@ struct rp_rec {
 			/* where CPUs 0-63 are from cpu (a tg_update on a CPU below 64) */
 			struct fa_coh_near near;
 			int node;	/* cpu's node, -1 unknown */
+			/*
+			 * stock's argument is its kernel's rate-limit gate
+			 * (us; 0 before 6.7, 1000 from 6.7): a listed
+			 * "stock" is replayed with the gate the recording's
+			 * own stock records carry, from the first of them on
+			 * (without a gate before it, or in a recording
+			 * without one): fa_replay.stock_gate at this record.
+			 * In the record, so that a part's rules do not
+			 * depend on its having seen the records before.
+			 */
+			u32 gate;
 			/* resync: a site that makes no decision (FL_SITE_NO_DECISION) */
 			bool evicted, resync, written, sum_changed, spans;
 		};
@@ -245,8 +250,10 @@ struct rp_rec {
 };
 
 /*
- * Records gathered for the helper thread's part: both parts replay a
- * batch at once (fa_replay_flush()), in record order each.
+ * Records gathered, then replayed a batch at a time (fa_replay_flush()),
+ * in record order under each part: on one thread too, where the engine's
+ * loop over a batch and then the replay's took 7-10% less CPU than the
+ * two interleaved per record (tools/README.md, "Speed of fairlab whatif").
  */
 #define RP_BATCH 2048
 
@@ -287,14 +294,17 @@ struct fa_replay {
 	bool topo_set;
 	u32 *pend_held;		/* [npol]: both parts' pending entries per policy */
 	/*
-	 * part[0] on the engine's thread; with a helper thread (fj), part[1]
-	 * on it, the records batched: the engine fills batch[0 .. nbatch)
-	 * while the helper replays the previous batch (hb[0 .. hn)), two
-	 * buffers in turn (rp_handoff()).  While the helper runs (busy), the
+	 * part[0] on the engine's thread, the records batched: the engine
+	 * fills batch[0 .. nbatch) and replays it when full.  With a helper
+	 * thread (fj), part[1] on it: the helper replays the previous batch
+	 * (hb[0 .. hn)) while the engine fills the next, two buffers in turn
+	 * (rp_handoff()).  While the helper runs (busy), the
 	 * engine's thread touches no state of part[1] and moves no array the
 	 * helper reads (rp_quiesce() first).
 	 */
 	struct rp_part part[2];
+	u32 mid;		/* part[1]'s first policy, unless solo (set_solo()) */
+	u32 stock_gate;		/* the engine thread's (rp_rec.gate) */
 	struct fa_fj *fj;
 	struct rp_rec *buf;	/* [2 * RP_BATCH] */
 	struct rp_rec *batch, *hb;
@@ -313,7 +323,7 @@ struct fa_replay {
 	/*
 	 * Whether the helper pays, tried by the wall clock (choose(),
 	 * fa_replay_batch.c) unless FAIRLAB_THREADS asked for it (forced):
-	 * solo, both parts on the engine's thread.
+	 * solo, every policy in part[0] on the engine's thread.
 	 */
 	bool forced, solo;
 	u8 phase;

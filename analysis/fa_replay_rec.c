@@ -125,7 +125,7 @@ static int push(struct fa_replay *r, const struct fa_engine *e, struct rp_rec *x
 			r->cont_k = cont_scale(r, &t);
 	}
 	x->ts = e->now;
-	if (!r->fj)
+	if (!r->buf)
 		rp_replay_rec(r, &r->part[0], x);
 	else if (++r->nbatch == RP_BATCH)
 		rp_handoff(r, false);
@@ -138,7 +138,7 @@ int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
 	const struct fa_tg_update *u = &ev->u.tg_update;
 	const struct fa_tg *g = &e->tgtab.tg[i];
 	u32 cpu = (u32)u->cfs_cpu;
-	struct rp_rec one, *x = r->fj ? &r->batch[r->nbatch] : &one;
+	struct rp_rec one, *x = r->buf ? &r->batch[r->nbatch] : &one;
 	struct rp_tg *t;
 	s64 lold;
 	u64 dt;
@@ -155,6 +155,9 @@ int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
 	x->cfs = cpu;
 	x->policy = u->policy;
 	x->arg = u->arg;
+	if (u->policy == FL_TG_STOCK)
+		r->stock_gate = u->arg;
+	x->gate = r->stock_gate;
 	x->load = (s64)u->load;
 	x->contrib = (s64)u->contrib;
 	x->cseen = c->seen;
@@ -198,7 +201,7 @@ int fa_replay_tg_read(struct fa_replay *r, const struct fa_engine *e, u32 i,
 	const struct fa_tg_read *rd = &ev->u.tg_read;
 	const struct fa_tg *g = &e->tgtab.tg[i];
 	u32 cpu = (u32)rd->cfs_cpu;
-	struct rp_rec one, *x = r->fj ? &r->batch[r->nbatch] : &one;
+	struct rp_rec one, *x = r->buf ? &r->batch[r->nbatch] : &one;
 	struct rp_cfs *kc;
 	struct rp_tg *t;
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What-if replay a batch of records at a time; on two threads, the
- * policies in two parts, the helper
- * thread's part replaying a batch of records while the engine fills the
- * next (fa_replay_int.h: struct fa_replay), the split rebalanced by the
- * parts' CPU time; unless asked for, the helper is used only while it
- * pays, tried by the wall clock (choose()).
+ * policies in two parts, the helper thread's part replaying a batch of
+ * records while the engine fills the next (fa_replay_int.h: struct
+ * fa_replay), the split rebalanced by the parts' CPU time; unless asked
+ * for, the helper is used only while it pays, tried by the wall clock
+ * (choose()).
  */
 #include <time.h>
 
@@ -50,6 +50,21 @@ void rp_quiesce(struct fa_replay *r)
 }
 
 /*
+ * The parts' policies as fa_replay.solo and .mid say: every policy in
+ * part[0] on one thread (set_solo()), or split at mid.  Each part then
+ * makes its rules again at its next record.
+ */
+static void set_parts(struct fa_replay *r)
+{
+	u32 mid = r->solo ? r->npol : r->mid;
+
+	rp_set_part(r, &r->part[0], 0, mid);
+	rp_set_part(r, &r->part[1], mid, r->npol);
+	r->part[0].rules_made = false;
+	r->part[1].rules_made = false;
+}
+
+/*
  * At the handoff of a full batch: the engine thread's work since the
  * last one (its part of the previous batch, then the engine's on this
  * one while the helper replayed the previous batch) against the helper's part of
@@ -79,10 +94,7 @@ static void rebalance(struct fa_replay *r, u64 own_ns, u64 other_ns)
 	else
 		return;
 	r->mid = mid;
-	rp_set_part(r, &r->part[0], 0, mid);
-	rp_set_part(r, &r->part[1], mid, r->npol);
-	r->part[0].rules_made = false;
-	r->part[1].rules_made = false;
+	set_parts(r);
 }
 
 /*
@@ -113,15 +125,7 @@ static void set_solo(struct fa_replay *r, bool solo)
 	if (solo == r->solo)
 		return;
 	r->solo = solo;
-	if (solo) {
-		rp_set_part(r, &r->part[0], 0, r->npol);
-		rp_set_part(r, &r->part[1], r->npol, r->npol);
-	} else {
-		rp_set_part(r, &r->part[0], 0, r->mid);
-		rp_set_part(r, &r->part[1], r->mid, r->npol);
-	}
-	r->part[0].rules_made = false;
-	r->part[1].rules_made = false;
+	set_parts(r);
 }
 
 /* At a full batch's handoff, the helper idle: one thread or two for it. */

@@ -17,7 +17,10 @@
  *           two write generations on c, a_c and b_c (fairlab.h);
  *   then    L = tg->load_avg, between two full barriers, at snap_ns;
  *   pass 2, CPU c, under c's rq lock:  a_c and b_c again (a'_c, b'_c), and
- *           contrib_c again.
+ *           contrib_c again
+ *
+ * (pass 1 from the highest CPU down, pass 2 from the lowest up:
+ * fl_audit_pass() says why).
  *
  * Every write fairlab makes to tg->load_avg and to a cfs_rq's contrib
  * (fl_tg_update(), its slow path, the resync, clear_tg_load_avg()'s
@@ -204,44 +207,66 @@ static bool fl_audit_seen(struct fl_audit_snap *snap, u64 id)
 }
 
 /*
- * One pass over the possible CPUs for the pending slots of @sl: each
- * CPU's rq lock held once, alone, for at most FL_AUDIT_GROUPS_PER_HOLD
- * cfs_rqs.  Caller in an RCU read-side section that keeps the groups.
+ * One CPU's hold of a pass over the pending slots of @sl: its rq lock held
+ * once, alone, for at most FL_AUDIT_GROUPS_PER_HOLD cfs_rqs.
  */
-static void fl_audit_pass(struct fl_audit_slot *sl, unsigned int n, bool first)
+static void fl_audit_hold(struct fl_audit_slot *sl, unsigned int n, int cpu,
+			  bool first)
 {
 	struct fl_rq_hold h;
 	unsigned int i, k, t;
 	unsigned long *g;
+
+	fl_rq_hold_begin(&h, cpu);
+	for (i = 0, k = 0; i < n; i++) {
+		struct fl_audit_slot *s = &sl[i];
+		struct cfs_rq *cfs_rq;
+
+		if (!s->pending)
+			continue;
+		cfs_rq = s->tg->cfs_rq[cpu];
+		k++;
+		g = &s->gen1[cpu * FL_GEN_HASHES];
+		if (first) {
+			for (t = 0; t < FL_GEN_HASHES; t++)
+				g[t] = fl_gen_read(s->tg, cpu, t);
+			s->contrib1 += cfs_rq->tg_load_avg_contrib;
+			s->load += cfs_rq->avg.load_avg;
+		} else {
+			for (t = 0; t < FL_GEN_HASHES; t++)
+				if (fl_gen_read(s->tg, cpu, t) == g[t])
+					break;
+			if (t == FL_GEN_HASHES)
+				s->moved = true;
+			s->contrib2 += cfs_rq->tg_load_avg_contrib;
+		}
+	}
+	fl_rq_hold_end(&h, FL_HOLD_AUDIT, k);
+}
+
+/*
+ * One pass over the possible CPUs, a hold each.  Pass 1 runs from the
+ * highest CPU down and pass 2 from the lowest up, so CPU c's window (its
+ * pass-1 hold to its pass-2 hold, within which a write fails the row)
+ * spans the holds of the CPUs below it only, twice: the lowest CPUs get
+ * the shortest.  Where possible CPUs outnumber the present ones (slots
+ * for hot-plugged CPUs, numbered after those present at boot), the CPUs
+ * that run tasks get windows a few holds long instead of a whole pass;
+ * with every CPU online the mean window is one pass either way.
+ * Caller in an RCU read-side section that keeps the groups.
+ */
+static void fl_audit_pass(struct fl_audit_slot *sl, unsigned int n, bool first)
+{
 	int cpu;
 
-	for_each_possible_cpu(cpu) {
-		fl_rq_hold_begin(&h, cpu);
-		for (i = 0, k = 0; i < n; i++) {
-			struct fl_audit_slot *s = &sl[i];
-			struct cfs_rq *cfs_rq;
-
-			if (!s->pending)
-				continue;
-			cfs_rq = s->tg->cfs_rq[cpu];
-			k++;
-			g = &s->gen1[cpu * FL_GEN_HASHES];
-			if (first) {
-				for (t = 0; t < FL_GEN_HASHES; t++)
-					g[t] = fl_gen_read(s->tg, cpu, t);
-				s->contrib1 += cfs_rq->tg_load_avg_contrib;
-				s->load += cfs_rq->avg.load_avg;
-			} else {
-				for (t = 0; t < FL_GEN_HASHES; t++)
-					if (fl_gen_read(s->tg, cpu, t) == g[t])
-						break;
-				if (t == FL_GEN_HASHES)
-					s->moved = true;
-				s->contrib2 += cfs_rq->tg_load_avg_contrib;
-			}
-		}
-		fl_rq_hold_end(&h, FL_HOLD_AUDIT, k);
+	if (!first) {
+		for_each_possible_cpu(cpu)
+			fl_audit_hold(sl, n, cpu, false);
+		return;
 	}
+	for (cpu = nr_cpu_ids - 1; cpu >= 0; cpu--)
+		if (cpu_possible(cpu))
+			fl_audit_hold(sl, n, cpu, true);
 }
 
 static void fl_audit_fill(struct fl_audit_slot *s, u64 snap_ns, bool checked)

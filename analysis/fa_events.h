@@ -9,6 +9,8 @@
 #ifndef FA_EVENTS_H
 #define FA_EVENTS_H
 
+#include <stddef.h>
+
 #include "policy.h"
 
 /* Longest task group name kept (cgroup names longer are truncated). */
@@ -130,5 +132,26 @@ struct fa_event {
 		struct fa_tg_read tg_read;
 	} u;
 };
+
+#define FA_EV_BYTES(m) (offsetof(struct fa_event, u) + \
+			sizeof(((struct fa_event *)0)->u.m))
+
+/*
+ * The bytes of @ev its type uses, all a copy needs: a tg_update, most
+ * records, is 80 of the 168 bytes.
+ */
+static inline size_t fa_event_bytes(const struct fa_event *ev)
+{
+	switch (ev->type) {
+	case FA_EV_TG_UPDATE:		return FA_EV_BYTES(tg_update);
+	case FA_EV_PICK_IDLEST:		return FA_EV_BYTES(pick_idlest);
+	case FA_EV_POLICY_SWITCH:	return FA_EV_BYTES(policy_switch);
+	case FA_EV_TG_INFO:		return FA_EV_BYTES(tg_info);
+	case FA_EV_CPU_TOPOLOGY:	return FA_EV_BYTES(cpu_topology);
+	case FA_EV_TG_AUDIT:		return FA_EV_BYTES(tg_audit);
+	case FA_EV_TG_READ:		return FA_EV_BYTES(tg_read);
+	}
+	return sizeof(*ev);
+}
 
 #endif /* FA_EVENTS_H */

@@ -13,6 +13,9 @@
 # swap cancels the CPUs' own difference.  A benchmark, not a test: it
 # prints each round's two times and the geometric mean of NEW/OLD.
 #
+# FL_PAIR_THREADS=N sets FAIRLAB_THREADS instead (N decoding threads of
+# a v7 zstd file, and the pipeline's threads, all on the one CPU: the user
+# time is still all the work each build did).
 # Default subcommand: whatif FILE (its 50 policies); default ROUNDS 6
 # (even: as many rounds on each CPU).  Needs two CPUs in the affinity mask.
 # Example:
@@ -48,7 +51,7 @@ trap 'rm -rf "$tmp"' EXIT
 start() {
 	local cpu=$1 bin=$2 out=$3
 	shift 3
-	FAIRLAB_THREADS=0 /usr/bin/time -f '%U' -o "$tmp/$out" \
+	FAIRLAB_THREADS=${FL_PAIR_THREADS:-0} /usr/bin/time -f '%U' -o "$tmp/$out" \
 		taskset -c "$cpu" "$bin" "$@" "$file" >/dev/null 2>"$tmp/$out.err" &
 }
 

@@ -4,7 +4,6 @@
  */
 #include <pthread.h>
 #include <signal.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -37,18 +36,6 @@ struct fl_pipe {
 	struct fl_batch ring[FL_PIPE_BATCHES];
 };
 
-/* Bytes of an event of each type that the decoder fills. */
-#define EV_BYTES(m) (offsetof(struct fa_event, u) + sizeof(((struct fa_event *)0)->u.m))
-static const size_t ev_bytes[FA_EV_NR_TYPES] = {
-	[FA_EV_TG_UPDATE] = EV_BYTES(tg_update),
-	[FA_EV_PICK_IDLEST] = EV_BYTES(pick_idlest),
-	[FA_EV_POLICY_SWITCH] = EV_BYTES(policy_switch),
-	[FA_EV_TG_INFO] = EV_BYTES(tg_info),
-	[FA_EV_CPU_TOPOLOGY] = EV_BYTES(cpu_topology),
-	[FA_EV_TG_AUDIT] = EV_BYTES(tg_audit),
-	[FA_EV_TG_READ] = EV_BYTES(tg_read),
-};
-
 static int feed(struct fa_engine *e, const struct fl_batch *b)
 {
 	struct fa_event *slot;
@@ -58,8 +45,7 @@ static int feed(struct fa_engine *e, const struct fl_batch *b)
 		slot = fa_engine_slot(e);
 		if (!slot)
 			return -1;
-		memcpy(slot, &b->ev[i], b->ev[i].type < FA_EV_NR_TYPES ?
-		       ev_bytes[b->ev[i].type] : sizeof(*slot));
+		memcpy(slot, &b->ev[i], fa_event_bytes(&b->ev[i]));
 		if (fa_engine_push(e))
 			return -1;
 	}

@@ -488,7 +488,7 @@ static int on_item(const struct fl_par_item *it, void *arg)
 	ev = slot(r);
 	if (!ev)
 		return -1;
-	memcpy(ev, &it->ev, sizeof(*ev));
+	memcpy(ev, &it->ev, fa_event_bytes(&it->ev));
 	return commit(r, it->ts, it->got, ev);
 }
 

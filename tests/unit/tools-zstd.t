@@ -133,8 +133,10 @@ fi
 check "--threads=0: usage error (exit $s)" eval 'test $s = 2 && grep -q -- "--threads" "$tmp/err"'
 
 # ---- corrupt files ----
-# chunk OFF: file offset of the 3rd chunk header of CPU 0's data
-chunk3=$(python3 - "$f" <<'PY'
+# cpu0 chunk3: file offsets of CPU 0's data (its chunk count) and of the
+# 3rd chunk header in it
+read -r cpu0 chunk3 <<EOF
+$(python3 - "$f" <<'PY'
 import struct, sys
 d = open(sys.argv[1], 'rb').read()
 p = 10 + len(b'7\0') + 2 + 4
@@ -154,12 +156,13 @@ while opts:
             c = cpu0 + 4
             for _ in range(2):
                 c += 8 + struct.unpack_from('<I', d, c)[0]
-            print(c)
+            print(cpu0, c)
             sys.exit(0)
         q += 6 + n
     opts = nxt
 PY
 )
+EOF
 # corrupt NAME OFFSET HEX: a copy of $f with bytes HEX (printf escapes) at OFFSET
 corrupt() {
 	cp "$f" "$tmp/$1.dat"
@@ -171,15 +174,17 @@ else
 	corrupt zsize "$chunk3" '\xf0\xff\xff\xff'
 	corrupt usize $((chunk3 + 4)) '\x03\x00\x00\x00'
 	corrupt frame $((chunk3 + 8)) '\x00\x00\x00\x00'
-	# a compressed size past the data: libtracecmd itself refuses to open it
-	run_fl "$tmp/out" "$tmp/err" report "$tmp/zsize.dat"; s=$?
-	check "corrupt chunk (zsize): exit 1, the file is corrupt" \
-		eval 'test $s = 1 && grep -q "(truncated or corrupt trace.dat)" "$tmp/err" &&
-		      ! grep -E -q "$SAN_REPORT" "$tmp/err"'
-	for c in usize frame; do
+	# the chunk count says 3: the chunks stop before the CPU's data does
+	corrupt count "$cpu0" '\x03\x00\x00\x00'
+	for c in zsize usize frame count; do
+		at=$chunk3
+		test $c = count && at=$(python3 -c "
+import struct
+d = open('$f', 'rb').read()
+print($chunk3 + 8 + struct.unpack_from('<I', d, $chunk3)[0])")
 		run_fl "$tmp/out" "$tmp/err" report "$tmp/$c.dat"; s=$?
 		check "corrupt chunk ($c): exit 1, says where and that the file is corrupt" \
-			eval 'test $s = 1 && grep -q "CPU index 0: .* at offset $chunk3 (corrupt trace.dat)" "$tmp/err" &&
+			eval 'test $s = 1 && grep -q "CPU index 0: .* at offset $at (corrupt trace.dat)" "$tmp/err" &&
 			      ! grep -E -q "$SAN_REPORT" "$tmp/err"'
 		for n in 1 2; do
 			run_fl "$tmp/out$n" "$tmp/err$n" report --threads=$n "$tmp/$c.dat"
@@ -188,6 +193,8 @@ else
 		check "corrupt chunk ($c): the same output and message on 1 and 2 decoding threads" \
 			eval 'cmp -s "$tmp/out1" "$tmp/out2" && cmp -s "$tmp/err1" "$tmp/err2"'
 	done
+	check "a chunk count short of the CPU's data: named as such" \
+		grep -q "data after the CPU's last chunk" "$tmp/err1"
 	cp "$f" "$tmp/garbage.dat"
 	head -c 4000 /dev/urandom | dd of="$tmp/garbage.dat" bs=1 seek=$((chunk3 + 12)) conv=notrunc status=none
 	run_fl "$tmp/out" "$tmp/err" report "$tmp/garbage.dat"; s=$?

@@ -4,6 +4,7 @@
  */
 #include <endian.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -29,6 +30,8 @@
 struct zstream {
 	unsigned long long pos, end;	/* next chunk header; end of the CPU's data */
 	unsigned int left;		/* chunks not read yet */
+	unsigned char h[8];		/* the next chunk's header, when have_h */
+	bool have_h;			/* read with the chunk before it */
 	unsigned char *z;		/* the compressed chunk */
 	size_t zcap;
 	char *buf;			/* the chunk's pages, and a page of slack */
@@ -87,38 +90,60 @@ static int reserve(void *p, size_t *cap, size_t n)
 	return 0;
 }
 
-/* Stream @i's next chunk into its buffer: 0, 1 when none is left, -1. */
+/*
+ * Stream @i's next chunk into its buffer: 0, 1 when none is left, -1.
+ * One pread() a chunk: it takes the next chunk's header along (a system
+ * call costs microseconds in a VM: two a chunk were a tenth of the
+ * decoding threads' time).  The chunks must fill the CPU's data exactly:
+ * data left after the last one means a chunk count or size that does
+ * not match the section, and is refused.
+ */
 static int next_chunk(struct fl_zpages *z, struct fl_zwork *w, int i)
 {
 	struct zstream *s = &z->s[i];
 	unsigned int zsize, size, ps = (unsigned int)z->m.page_size;
-	unsigned char h[8];
+	unsigned long long after;
+	size_t want, got;
+	ssize_t rd;
 	uint32_t v;
-	size_t got;
 	double t;
 
-	if (!s->left)
+	if (!s->left) {
+		if (s->pos != s->end)
+			return corrupt(z, w, i, "data after the CPU's last chunk");
 		return 1;
-	if (s->end - s->pos < sizeof(h) ||
-	    pread(z->fd, h, sizeof(h), (off_t)s->pos) != (ssize_t)sizeof(h))
+	}
+	if (!s->have_h &&
+	    (s->end - s->pos < sizeof(s->h) ||
+	     pread(z->fd, s->h, sizeof(s->h), (off_t)s->pos) != (ssize_t)sizeof(s->h)))
 		return corrupt(z, w, i, "chunk header past the end of the CPU's data");
-	memcpy(&v, h, 4);
+	s->have_h = false;
+	memcpy(&v, s->h, 4);
 	zsize = le32toh(v);
-	memcpy(&v, h + 4, 4);
+	memcpy(&v, s->h + 4, 4);
 	size = le32toh(v);
-	if (zsize > s->end - s->pos - sizeof(h))
+	if (zsize > s->end - s->pos - sizeof(s->h))
 		return corrupt(z, w, i, "compressed chunk past the end of the CPU's data");
 	if (!size || size % ps || size > MAX_CHUNK)
 		return corrupt(z, w, i, "implausible chunk size");
-	if (reserve(&s->z, &s->zcap, zsize ? zsize : 1) ||
+	after = s->pos + sizeof(s->h) + zsize;
+	want = zsize;
+	if (s->left > 1 && s->end - after >= sizeof(s->h))
+		want += sizeof(s->h);
+	if (reserve(&s->z, &s->zcap, want ? want : 1) ||
 	    reserve(&s->buf, &s->cap, (size_t)size + ps)) {
 		snprintf(w->err, w->errlen, "out of memory");
 		return -1;
 	}
 	t = now();
-	if (pread(z->fd, s->z, zsize, (off_t)(s->pos + sizeof(h))) != (ssize_t)zsize)
-		return corrupt(z, w, i, "unreadable chunk");
+	rd = pread(z->fd, s->z, want, (off_t)(s->pos + sizeof(s->h)));
 	w->st.read_secs += now() - t;
+	if (rd != (ssize_t)want)
+		return corrupt(z, w, i, "unreadable chunk");
+	if (want > zsize) {
+		memcpy(s->h, s->z + zsize, sizeof(s->h));
+		s->have_h = true;
+	}
 	t = now();
 	got = ZSTD_decompressDCtx(w->dctx, s->buf, size, s->z, zsize);
 	w->st.decompress_secs += now() - t;
@@ -126,7 +151,7 @@ static int next_chunk(struct fl_zpages *z, struct fl_zwork *w, int i)
 		return corrupt(z, w, i, "zstd chunk that does not decompress to its size");
 	/* kbuffer may look a little past a page's data: never at old bytes */
 	memset(s->buf + size, 0, ps);
-	s->pos += sizeof(h) + zsize;
+	s->pos = after;
 	s->left--;
 	s->len = size;
 	s->next = 0;
@@ -243,22 +268,6 @@ int fl_zpages_walk(struct fl_zpages *z, struct fl_zwork *w, int i,
 	return c->data ? 0 : 1;
 }
 
-/* Does libtracecmd see the first record of CPU index @i as we do? */
-static bool same_first(struct fl_zpages *z, struct tracecmd_input *h, int i)
-{
-	struct tep_record *peek = tracecmd_peek_data(h, i);
-	struct fl_cursor *c = &z->c[i];
-	int size;
-
-	if (!peek || !c->data)
-		return !peek && !c->data;
-	size = kbuffer_event_size(c->kb);
-	return peek->ts == c->ts && peek->cpu == c->cpu && peek->size == size &&
-	       size >= 0 && size <= c->page + z->m.page_size - (char *)c->data &&
-	       peek->missed_events == kbuffer_missed_events(c->kb) &&
-	       !memcmp(peek->data, c->data, (size_t)size);
-}
-
 void fl_zpages_free(struct fl_zpages *z)
 {
 	int i;
@@ -337,13 +346,10 @@ int fl_zpages_open(int fd, struct tracecmd_input *h, struct fl_zpages **out,
 			s->left = le32toh(v);
 			s->pos += sizeof(cnt);
 		}
+		else
+			s->end = s->pos;	/* no chunk, no count */
 		if (next_page(&z->m, i) < 0)
 			goto unsupported;
-		if (!same_first(z, h, i)) {
-			snprintf(why, whylen, "libtracecmd reads another first record on CPU index %d",
-				 i);
-			goto unsupported;
-		}
 	}
 	fl_v7layout_free(&l);
 	*out = z;

@@ -8,11 +8,13 @@
  * as trace-cmd writes them) per CPU, whatever the recording's length; no
  * temporary file.
  *
- * libtracecmd still opens the file (headers, event formats, options),
- * and its first record of every CPU must be the one found here (same
- * timestamp, CPU and bytes): files this reader does not take (other
- * compressors, timestamp corrections, anything unexpected in the layout)
- * are left to libtracecmd.
+ * libtracecmd still reads the file's headers (event formats, options,
+ * CPU count, page size: they must agree with the BUFFER option), but
+ * not its data sections, whose chunk tables it would read with four
+ * system calls a chunk: @h may have none loaded.  Files this reader does
+ * not take (other compressors, timestamp corrections, anything
+ * unexpected in the layout) are left to libtracecmd.  The chunks must
+ * fill each CPU's data exactly.
  */
 #ifndef FL_ZPAGES_H
 #define FL_ZPAGES_H

@@ -55,7 +55,7 @@ VM=(qemu-system-x86:"qemu-system-x86_64 (tests/vm)" busybox-static:"static busyb
 	kmod:"modinfo (tests)")
 CHECK=(clang:"clang (fuzz harness, tools-all)" libclang-rt-14-dev:"libFuzzer runtime (tools-all)"
 	valgrind:"valgrind (unit tests)" gnuplot-nox:"gnuplot (plot tests)" time:"/usr/bin/time (tests)"
-	bc:"bc (tests)" python3:"python3 (tests)"
+	bc:"bc (tests)" python3:"python3 (tests)" zstd:"zstd (tests/unit/tools-zstd.t: a recompressed chunk)"
 	python3-pyelftools:"pyelftools (tests/unit/calls.t: scripts/surface.py on its fixture)")
 
 group=check

@@ -19,7 +19,10 @@
 #  - a corrupt chunk header, a corrupt zstd frame, garbage in a chunk and
 #    a truncated file: a clear error and exit 1 (garbage that still
 #    decompresses may also read as records), never a sanitizer report;
-#    the same message on 1 and 2 threads.
+#    the same message on 1 and 2 threads;
+#  - a page whose padding points back at its first event (kbuffer then
+#    re-reads its events for ever, tools/test/zstd_loop_page.py): the
+#    record bound ends it, exit 1, on 1 and 2 threads and through the copy.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tools/test/tap.sh"
@@ -200,6 +203,22 @@ print($chunk3 + 8 + struct.unpack_from('<I', d, $chunk3)[0])")
 	run_fl "$tmp/out" "$tmp/err" report "$tmp/garbage.dat"; s=$?
 	check "garbage in a chunk: exit 0 or 1 (exit $s), no sanitizer report" \
 		eval '{ test $s = 0 || test $s = 1; } && ! grep -E -q "$SAN_REPORT" "$tmp/err"'
+fi
+if ! command -v zstd >/dev/null; then
+	not_ok "the zstd command (make deps) to build a looping page"
+elif ! python3 "$top/tools/test/zstd_loop_page.py" "$f" "$tmp/loop.dat" >/dev/null; then
+	not_ok "a looping page made from $f"
+else
+	for how in "--threads=1" "--threads=2" "FAIRLAB_ZSTD=0"; do
+		case $how in
+		FAIRLAB_ZSTD=0) FAIRLAB_ZSTD=0 timeout 120 "$FAIRLAB" report "$tmp/loop.dat" \
+					>"$tmp/out" 2>"$tmp/err"; s=$? ;;
+		*) timeout 120 "$FAIRLAB" report "$how" "$tmp/loop.dat" >"$tmp/out" 2>"$tmp/err"; s=$? ;;
+		esac
+		check "a page that loops ($how): exit 1 (exit $s), more records than the data holds" \
+			eval 'test $s = 1 && grep -q "more records than the file" "$tmp/err" &&
+			      ! grep -E -q "$SAN_REPORT" "$tmp/err"'
+	done
 fi
 head -c $(($(stat -c %s "$f") * 7 / 10)) "$f" >"$tmp/trunc.dat"
 run_fl "$tmp/out" "$tmp/err" report "$tmp/trunc.dat"; s=$?

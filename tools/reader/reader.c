@@ -390,17 +390,12 @@ struct fl_reader *fl_reader_open_fd(int fd, const char *name, char *err,
 	 * of common fields); 8 leaves a margin.  A corrupt page can make
 	 * libtraceevent re-read the same events forever: this bound ends it.
 	 */
+	/* read in place, libtracecmd has not sized the data: count() */
 	for (t = 0; !r->z && t < r->info.nr_cpus; t++) {
 		off64_t size = tracecmd_get_cpu_file_size(r->h, t);
 
 		r->max_records += (size > 0 ? (u64)size / 8 : 0) + 1;
 	}
-	/*
-	 * zpages.c walks each page once and kbuffer only moves forward in
-	 * a page: it cannot loop, and libtracecmd has not sized the data.
-	 */
-	if (r->z)
-		r->max_records = ~(u64)0;
 	return r;
 fail:
 	fl_reader_close(r);
@@ -442,8 +437,13 @@ const struct fl_read_info *fl_reader_info(const struct fl_reader *r)
 static int count(struct fl_reader *r, int missed_events)
 {
 	if (++r->info.records > r->max_records) {
-		r->looped = true;
-		return -1;
+		/* read in place: the bound grows with the chunks decompressed */
+		if (r->z)
+			r->max_records = fl_zpages_max_records(r->z);
+		if (r->info.records > r->max_records) {
+			r->looped = true;
+			return -1;
+		}
 	}
 	if (!(r->info.records % FL_TRIM_RECORDS))
 		fl_trim_file(r->fd);

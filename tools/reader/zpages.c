@@ -4,6 +4,7 @@
  */
 #include <endian.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -56,6 +57,8 @@ struct fl_zpages {
 	int fd;
 	struct fl_zwork w;		/* the calling thread's */
 	pthread_mutex_t lock;		/* adding a worker's figures to w.st */
+	/* bytes decompressed so far, by every thread: fl_zpages_max_records() */
+	atomic_ullong decompressed;
 	struct fl_cursor *c;
 	struct zstream s[];
 };
@@ -155,6 +158,7 @@ static int next_chunk(struct fl_zpages *z, struct fl_zwork *w, int i)
 	s->left--;
 	s->len = size;
 	s->next = 0;
+	atomic_fetch_add_explicit(&z->decompressed, size, memory_order_relaxed);
 	w->st.chunks++;
 	w->st.zbytes += zsize;
 	w->st.bytes += size;
@@ -369,6 +373,12 @@ int fl_zpages_iterate(struct fl_zpages *z, int (*cb)(struct tep_record *rec, voi
 	z->w.err = err;
 	z->w.errlen = errlen;
 	return fl_merge_run(&z->m, cb, arg);
+}
+
+unsigned long long fl_zpages_max_records(const struct fl_zpages *z)
+{
+	return atomic_load_explicit(&z->decompressed, memory_order_relaxed) / 8 +
+	       (unsigned long long)z->m.n;
 }
 
 const struct fl_zstats *fl_zpages_stats(const struct fl_zpages *z)

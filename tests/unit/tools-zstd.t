@@ -21,7 +21,7 @@
 #    decompresses may also read as records), never a sanitizer report;
 #    the same message on 1 and 2 threads;
 #  - a page whose padding points back at its first event (kbuffer then
-#    re-reads its events for ever, tools/test/zstd_loop_page.py): the
+#    re-reads its events for ever, tools/test/v7_chunks.py): the
 #    record bound ends it, exit 1, on 1 and 2 threads and through the copy.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -136,36 +136,9 @@ fi
 check "--threads=0: usage error (exit $s)" eval 'test $s = 2 && grep -q -- "--threads" "$tmp/err"'
 
 # ---- corrupt files ----
-# cpu0 chunk3: file offsets of CPU 0's data (its chunk count) and of the
-# 3rd chunk header in it
-read -r cpu0 chunk3 <<EOF
-$(python3 - "$f" <<'PY'
-import struct, sys
-d = open(sys.argv[1], 'rb').read()
-p = 10 + len(b'7\0') + 2 + 4
-for _ in range(2):
-    p = d.index(b'\0', p) + 1
-opts = struct.unpack_from('<Q', d, p)[0]
-while opts:
-    size = struct.unpack_from('<Q', d, opts + 8)[0]
-    q, nxt = opts + 16, 0
-    while q < opts + 16 + size:
-        oid, n = struct.unpack_from('<HI', d, q)
-        if oid == 0:
-            nxt = struct.unpack_from('<Q', d, q + 6)[0]
-        if oid == 3 and d[q + 14] == 0:
-            r = d.index(b'\0', q + 15) + 1 + 8   # clock, page size, cpus
-            cpu0 = struct.unpack_from('<Q', d, r + 4)[0]
-            c = cpu0 + 4
-            for _ in range(2):
-                c += 8 + struct.unpack_from('<I', d, c)[0]
-            print(cpu0, c)
-            sys.exit(0)
-        q += 6 + n
-    opts = nxt
-PY
-)
-EOF
+# cpu0 chunk3 chunk4: file offsets of CPU 0's data (its chunk count) and
+# of its 3rd and 4th chunk headers
+read -r cpu0 chunk3 chunk4 < <(python3 "$top/tools/test/v7_chunks.py" offsets "$f")
 # corrupt NAME OFFSET HEX: a copy of $f with bytes HEX (printf escapes) at OFFSET
 corrupt() {
 	cp "$f" "$tmp/$1.dat"
@@ -181,10 +154,7 @@ else
 	corrupt count "$cpu0" '\x03\x00\x00\x00'
 	for c in zsize usize frame count; do
 		at=$chunk3
-		test $c = count && at=$(python3 -c "
-import struct
-d = open('$f', 'rb').read()
-print($chunk3 + 8 + struct.unpack_from('<I', d, $chunk3)[0])")
+		test $c = count && at=$chunk4
 		run_fl "$tmp/out" "$tmp/err" report "$tmp/$c.dat"; s=$?
 		check "corrupt chunk ($c): exit 1, says where and that the file is corrupt" \
 			eval 'test $s = 1 && grep -q "CPU index 0: .* at offset $at (corrupt trace.dat)" "$tmp/err" &&
@@ -206,7 +176,7 @@ print($chunk3 + 8 + struct.unpack_from('<I', d, $chunk3)[0])")
 fi
 if ! command -v zstd >/dev/null; then
 	not_ok "the zstd command (make deps) to build a looping page"
-elif ! python3 "$top/tools/test/zstd_loop_page.py" "$f" "$tmp/loop.dat" >/dev/null; then
+elif ! python3 "$top/tools/test/v7_chunks.py" loop "$f" "$tmp/loop.dat" >/dev/null; then
 	not_ok "a looping page made from $f"
 else
 	for how in "--threads=1" "--threads=2" "FAIRLAB_ZSTD=0"; do

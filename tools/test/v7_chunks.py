@@ -1,15 +1,21 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""zstd_loop_page.py SRC DST: a copy of the v7 zstd recording SRC whose
-CPU 0 first page makes kbuffer re-read its events for ever.
+"""CPU 0's chunks in a trace.dat v7 zstd recording (tests/unit/tools-zstd.t).
 
-After the page's first two events, a padding event whose length points
-back at the first event: kbuffer computes the next event's offset as the
-padding's data offset plus that length, so it goes back to event 1, then
-2, then the padding again.  The chunk is recompressed with the zstd CLI
-(level 19, no checksum) and padded to its old compressed size with a
-zstd skippable frame, so that no offset of the file moves.  Prints the
-offsets of CPU 0's data, of the chunk and of the padding in the page."""
+v7_chunks.py offsets FILE
+    prints the file offsets of CPU 0's data (its chunk count), of its 3rd
+    chunk header and of the 4th.
+
+v7_chunks.py loop SRC DST
+    writes a copy of SRC whose CPU 0 first page makes kbuffer re-read its
+    events for ever: after the page's first two events, a padding event
+    whose length points back at the first event (kbuffer computes the next
+    event's offset as the padding's data offset plus that length, so it
+    goes back to event 1, then 2, then the padding again).  The chunk is
+    recompressed with the zstd CLI (level 19, no checksum) and padded to
+    its old compressed size with a zstd skippable frame, so that no offset
+    of the file moves.  Prints the offsets of CPU 0's data, of the chunk
+    and of the padding in the page's data."""
 import struct
 import subprocess
 import sys
@@ -57,8 +63,19 @@ def after_two_events(raw, base):
     return off
 
 
-def main():
-    src, dst = sys.argv[1], sys.argv[2]
+def chunk_after(d, c):
+    """The chunk header after the one at @c."""
+    return c + 8 + struct.unpack_from('<I', d, c)[0]
+
+
+def offsets(path):
+    d = open(path, 'rb').read()
+    cpu0 = cpu0_offset(d)
+    c3 = chunk_after(d, chunk_after(d, cpu0 + 4))
+    print(cpu0, c3, chunk_after(d, c3))
+
+
+def loop(src, dst):
     d = bytearray(open(src, 'rb').read())
     cpu0 = cpu0_offset(d)
     c = cpu0 + 4                                  # after the chunk count
@@ -83,4 +100,9 @@ def main():
     print(cpu0, c, off)
 
 
-main()
+if len(sys.argv) == 3 and sys.argv[1] == 'offsets':
+    offsets(sys.argv[2])
+elif len(sys.argv) == 4 and sys.argv[1] == 'loop':
+    loop(sys.argv[2], sys.argv[3])
+else:
+    sys.exit('usage: v7_chunks.py offsets FILE | loop SRC DST')

@@ -136,6 +136,17 @@ static int check_fd(int fd, const char *name, char *err, size_t errlen)
 }
 
 /*
+ * The most records @bytes of ring buffer in @streams per-CPU sections
+ * can hold.  A record takes at least 12 bytes (4 of header, 8 of common
+ * fields); 8 leaves a margin.  A corrupt page can make libtraceevent
+ * re-read the same events forever: this bound ends it (count()).
+ */
+static u64 records_bound(u64 bytes, int streams)
+{
+	return bytes / 8 + (u64)streams;
+}
+
+/*
  * libtracecmd's per-CPU data sections: for a compressed file that means
  * reading every chunk's header (four system calls a chunk: 0.2 s of
  * 31,839 chunks in the 2-core VM the benchmark runs on, before any
@@ -385,16 +396,11 @@ struct fl_reader *fl_reader_open_fd(int fd, const char *name, char *err,
 		goto fail;
 	fl_decoder_audit_clock(&r->dec, r->info.clock);
 	r->info.audit_snap_ns = r->dec.has_snap_ns;
-	/*
-	 * A record takes at least 12 bytes of ring buffer (4 of header, 8
-	 * of common fields); 8 leaves a margin.  A corrupt page can make
-	 * libtraceevent re-read the same events forever: this bound ends it.
-	 */
 	/* read in place, libtracecmd has not sized the data: count() */
 	for (t = 0; !r->z && t < r->info.nr_cpus; t++) {
 		off64_t size = tracecmd_get_cpu_file_size(r->h, t);
 
-		r->max_records += (size > 0 ? (u64)size / 8 : 0) + 1;
+		r->max_records += records_bound(size > 0 ? (u64)size : 0, 1);
 	}
 	return r;
 fail:
@@ -439,7 +445,8 @@ static int count(struct fl_reader *r, int missed_events)
 	if (++r->info.records > r->max_records) {
 		/* read in place: the bound grows with the chunks decompressed */
 		if (r->z)
-			r->max_records = fl_zpages_max_records(r->z);
+			r->max_records = records_bound(fl_zpages_decompressed(r->z),
+						       fl_zpages_streams(r->z));
 		if (r->info.records > r->max_records) {
 			r->looped = true;
 			return -1;

@@ -57,7 +57,7 @@ struct fl_zpages {
 	int fd;
 	struct fl_zwork w;		/* the calling thread's */
 	pthread_mutex_t lock;		/* adding a worker's figures to w.st */
-	/* bytes decompressed so far, by every thread: fl_zpages_max_records() */
+	/* bytes decompressed so far, by every thread: fl_zpages_decompressed() */
 	atomic_ullong decompressed;
 	struct fl_cursor *c;
 	struct zstream s[];
@@ -337,10 +337,10 @@ int fl_zpages_open(int fd, struct tracecmd_input *h, struct fl_zpages **out,
 		z->c[i].kb = fl_cursor_kbuffer(tep);
 		if (!z->c[i].kb)
 			goto oom;
-		/* the size trace-cmd records leaves out the chunk count */
-		s->pos = l.cpu[i].offset;
-		s->end = l.cpu[i].offset + l.cpu[i].size + sizeof(cnt);
+		s->pos = s->end = l.cpu[i].offset;	/* no data: no chunk, no count */
 		if (l.cpu[i].size) {
+			/* the size trace-cmd records leaves out the chunk count */
+			s->end += l.cpu[i].size + sizeof(cnt);
 			if (l.cpu[i].size < sizeof(cnt) ||
 			    pread(fd, cnt, sizeof(cnt), (off_t)s->pos) != (ssize_t)sizeof(cnt)) {
 				corrupt(z, &z->w, i, "no chunk count");
@@ -350,8 +350,6 @@ int fl_zpages_open(int fd, struct tracecmd_input *h, struct fl_zpages **out,
 			s->left = le32toh(v);
 			s->pos += sizeof(cnt);
 		}
-		else
-			s->end = s->pos;	/* no chunk, no count */
 		if (next_page(&z->m, i) < 0)
 			goto unsupported;
 	}
@@ -375,10 +373,9 @@ int fl_zpages_iterate(struct fl_zpages *z, int (*cb)(struct tep_record *rec, voi
 	return fl_merge_run(&z->m, cb, arg);
 }
 
-unsigned long long fl_zpages_max_records(const struct fl_zpages *z)
+unsigned long long fl_zpages_decompressed(const struct fl_zpages *z)
 {
-	return atomic_load_explicit(&z->decompressed, memory_order_relaxed) / 8 +
-	       (unsigned long long)z->m.n;
+	return atomic_load_explicit(&z->decompressed, memory_order_relaxed);
 }
 
 const struct fl_zstats *fl_zpages_stats(const struct fl_zpages *z)

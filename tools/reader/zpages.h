@@ -61,12 +61,12 @@ void fl_zwork_free(struct fl_zpages *z, struct fl_zwork *w);
 const char *fl_zwork_error(const struct fl_zwork *w);
 int fl_zpages_streams(const struct fl_zpages *z);
 /*
- * How many records the chunks decompressed so far can hold, by any
- * thread (8 bytes a record at least, as reader.c counts them): the
- * bound that ends a corrupt page making kbuffer re-read events.  A
- * record handed over by a decoding thread was decompressed before it.
+ * The bytes of pages decompressed so far, by any thread: what bounds the
+ * records read (reader.c), so that a corrupt page making kbuffer re-read
+ * events ends.  A record handed over by a decoding thread was
+ * decompressed before it.
  */
-unsigned long long fl_zpages_max_records(const struct fl_zpages *z);
+unsigned long long fl_zpages_decompressed(const struct fl_zpages *z);
 
 /*
  * Calls @cb for the next records of stream (CPU index) @i alone, at most

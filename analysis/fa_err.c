@@ -40,6 +40,23 @@ void fa_err_merge_time(struct fa_err *dst, const struct fa_err *src)
 	dst->bnd.total = fa_hist_sat_add(dst->bnd.total, src->bnd.total);
 }
 
+void fa_err_clear(struct fa_err *e)
+{
+	struct fa_hist *h[] = { &e->abs, &e->rel, &e->bnd };
+	size_t i;
+
+	for (i = 0; i < sizeof(h) / sizeof(h[0]); i++)
+		fa_hist_clear(h[i]);
+	e->max_abs = 0;
+	e->max_rel = 0;
+	e->abs_time = 0;
+	e->rel_time = 0;
+	e->time_ns = 0;
+	e->rel_time_ns = 0;
+	e->max_bnd = 0;
+	e->bnd_time = 0;
+}
+
 void fa_err_point(struct fa_err *e, s64 err, s64 sum_load)
 {
 	struct fa_err_val v;

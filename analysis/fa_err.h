@@ -50,6 +50,8 @@ void fa_err_merge(struct fa_err *dst, const struct fa_err *src);
  */
 void fa_err_span_time(struct fa_err *e, s64 sum_load, u64 dt);
 void fa_err_merge_time(struct fa_err *dst, const struct fa_err *src);
+/* @e back to all zero, its histograms' runs in use only (fa_hist_clear()). */
+void fa_err_clear(struct fa_err *e);
 /* fa_err_merge(), or fa_err_merge_time() with @times_only. */
 static inline void fa_err_merge_kept(struct fa_err *dst, const struct fa_err *src,
 				     bool times_only)

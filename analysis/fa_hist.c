@@ -3,6 +3,7 @@
  * Weighted log-linear histogram (see fa_hist.h).
  */
 #include <stdint.h>
+#include <string.h>
 
 #include "fa_hist.h"
 
@@ -36,13 +37,33 @@ void fa_hist_add(struct fa_hist *h, u64 v, u64 weight)
 
 void fa_hist_merge(struct fa_hist *dst, const struct fa_hist *src)
 {
-	u32 i;
+	u64 runs = src->used;
+	u32 i, k;
 
 	if (!src->total)
 		return;
-	for (i = 0; i < FA_HIST_BUCKETS; i++)
-		dst->w[i] = sat_add(dst->w[i], src->w[i]);
+	while (runs) {
+		k = (u32)__builtin_ctzll(runs);
+		runs &= runs - 1;
+		for (i = k * FA_HIST_SUB; i < (k + 1) * FA_HIST_SUB; i++)
+			dst->w[i] = sat_add(dst->w[i], src->w[i]);
+	}
+	dst->used |= src->used;
 	dst->total = sat_add(dst->total, src->total);
+}
+
+void fa_hist_clear(struct fa_hist *h)
+{
+	u64 runs = h->used;
+	u32 k;
+
+	while (runs) {
+		k = (u32)__builtin_ctzll(runs);
+		runs &= runs - 1;
+		memset(&h->w[k * FA_HIST_SUB], 0, FA_HIST_SUB * sizeof(h->w[0]));
+	}
+	h->used = 0;
+	h->total = 0;
 }
 
 u64 fa_hist_percentile(const struct fa_hist *h, double p)

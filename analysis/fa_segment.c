@@ -4,6 +4,7 @@
  * of a closed segment into the whole-trace figures.
  */
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "fa_engine_int.h"
@@ -66,14 +67,36 @@ int fa_seg_reserve(struct fa_segment *s, u32 nr_tgs, u32 nr_cpus)
 }
 
 /* Zero every figure but keep the arrays (their sizes are capacities). */
+/*
+ * A group's figures back to zero: its two error records by the runs of
+ * their histograms in use (fa_err_clear()), the rest of the struct, a few
+ * counters, by bytes.  A memset of all 24 KB of every group ever seen at
+ * every segment's close grew as groups x segments.
+ */
+static void tg_seg_clear(struct fa_tg_seg *t)
+{
+	unsigned char *b = (unsigned char *)t;
+	size_t e0 = offsetof(struct fa_tg_seg, err), e1 = e0 + sizeof(t->err);
+	size_t s0 = offsetof(struct fa_tg_seg, shares), s1 = s0 + sizeof(t->shares);
+
+	_Static_assert(offsetof(struct fa_tg_seg, err) + sizeof(struct fa_err) <=
+		       offsetof(struct fa_tg_seg, shares),
+		       "err before shares in struct fa_tg_seg");
+	fa_err_clear(&t->err);
+	fa_err_clear(&t->shares);
+	memset(b, 0, e0);
+	memset(b + e1, 0, s0 - e1);
+	memset(b + s1, 0, sizeof(*t) - s1);
+}
+
 void fa_seg_reset(struct fa_segment *s)
 {
 	struct fa_tg_seg *tgs = s->tgs;
 	struct fa_cpu_seg *cpus = s->cpus;
-	u32 nr_tgs = s->nr_tgs, nr_cpus = s->nr_cpus;
+	u32 nr_tgs = s->nr_tgs, nr_cpus = s->nr_cpus, i;
 
-	if (tgs)
-		memset(tgs, 0, (size_t)nr_tgs * sizeof(*tgs));
+	for (i = 0; tgs && i < nr_tgs; i++)
+		tg_seg_clear(&tgs[i]);
 	if (cpus)
 		memset(cpus, 0, (size_t)nr_cpus * sizeof(*cpus));
 	memset(s, 0, sizeof(*s));

@@ -105,6 +105,56 @@ static void test_err(void)
 }
 
 /*
+ * A merge and a clear touch only the runs in use (fa_hist.used): against
+ * a bucket-by-bucket sum kept beside them, on weights spread over every
+ * run (bucket 0, the last bucket, values from 0 to 2^64-1), into a
+ * histogram that already holds weights of its own.
+ */
+static void test_runs(void)
+{
+	static struct fa_hist a, b, c;
+	static u64 want[FA_HIST_BUCKETS];
+	u64 v = 1, bad = 0, i, nonzero = 0;
+	u32 k;
+
+	for (i = 0; i < 3000; i++) {
+		struct fa_hist *h = i % 3 ? &a : &b;
+		u32 idx = fa_hist_index(v);
+
+		fa_hist_add(h, v, i + 1);
+		want[idx] += i + 1;
+		v = v * 6364136223846793005ull + 1442695040888963407ull;
+		v >>= i % 64;	/* small values too */
+	}
+	fa_hist_add(&a, 0, 5);
+	want[0] += 5;
+	fa_hist_add(&b, ~0ull, 7);
+	want[FA_HIST_BUCKETS - 1] += 7;
+	ok((a.used & 1) && (b.used >> (FA_HIST_RUNS - 1)) & 1,
+	   "runs: the first and the last run marked in use");
+	c = b;
+	fa_hist_merge(&c, &a);
+	for (k = 0; k < FA_HIST_BUCKETS; k++) {
+		bad += c.w[k] != want[k];
+		nonzero += c.w[k] != 0;
+		if (c.w[k] && !((c.used >> (k / FA_HIST_SUB)) & 1))
+			bad++;
+	}
+	ok(!bad && nonzero > 100, "runs: merge equals the bucket-by-bucket sum (%llu buckets in use)",
+	   (unsigned long long)nonzero);
+	is_u64(c.total, a.total + b.total, "runs: merge adds totals");
+	fa_hist_clear(&c);
+	for (k = 0, bad = 0; k < FA_HIST_BUCKETS; k++)
+		bad += c.w[k] != 0;
+	ok(!bad && !c.used && !c.total, "runs: clear leaves every bucket 0");
+	fa_hist_merge(&c, &a);
+	fa_hist_merge(&c, &b);
+	for (k = 0, bad = 0; k < FA_HIST_BUCKETS; k++)
+		bad += c.w[k] != want[k];
+	ok(!bad, "runs: a cleared histogram merges as a new one");
+}
+
+/*
  * fa_err_rel_ppm() rounds up without ceil() (fa_err.h): hand-computed
  * values, then ceil()'s own result on doubles of every exponent below the
  * saturation (a bit pattern stepped through the range, a fraction or not).
@@ -144,6 +194,7 @@ int main(void)
 	test_buckets();
 	test_percentiles();
 	test_err();
+	test_runs();
 	test_rel_ppm();
 	return tap_done();
 }

@@ -17,10 +17,26 @@
  */
 #define FL_PIPE_WAKE (FL_PIPE_BATCHES / 2)
 
+/*
+ * A batch holds its records packed: each takes the bytes its type uses
+ * (fa_event_bytes(), rounded up to 8), not a whole struct fa_event.  A
+ * tg_update is 80 of the struct's 168 bytes; every byte the reader's
+ * thread writes, the engine's reads from the other core's cache, and
+ * whatif took 3% less CPU packed (2026-12-04, 4 M-record generated file,
+ * 4 alternating rounds).  buf has room for FL_PIPE_BATCH whole structs,
+ * so a slot always has sizeof(struct fa_event) bytes to be decoded into.
+ */
 struct fl_batch {
 	u32 n;
-	struct fa_event ev[FL_PIPE_BATCH];
+	u32 used;			/* bytes of buf holding n records */
+	unsigned char buf[FL_PIPE_BATCH * sizeof(struct fa_event)]
+		__attribute__((aligned(64)));
 };
+
+static inline u32 packed_bytes(const struct fa_event *ev)
+{
+	return (u32)((fa_event_bytes(ev) + 7) & ~(size_t)7);
+}
 
 struct fl_pipe {
 	struct fa_engine *e;
@@ -39,13 +55,16 @@ struct fl_pipe {
 static int feed(struct fa_engine *e, const struct fl_batch *b)
 {
 	struct fa_event *slot;
-	u32 i;
+	u32 i, off = 0;
 
 	for (i = 0; i < b->n; i++) {
+		const struct fa_event *ev = (const struct fa_event *)(b->buf + off);
+
 		slot = fa_engine_slot(e);
 		if (!slot)
 			return -1;
-		memcpy(slot, &b->ev[i], fa_event_bytes(&b->ev[i]));
+		memcpy(slot, ev, fa_event_bytes(ev));
+		off += packed_bytes(ev);
 		if (fa_engine_push(e))
 			return -1;
 	}
@@ -165,7 +184,7 @@ struct fa_event *fl_pipe_slot(struct fl_pipe *p)
 	bool failed;
 
 	if (p->cur)
-		return &p->cur->ev[p->cur->n];
+		return (struct fa_event *)(p->cur->buf + p->cur->used);
 	pthread_mutex_lock(&p->lock);
 	if (p->head - p->tail == FL_PIPE_BATCHES) {
 		p->reader_waits = true;
@@ -180,7 +199,8 @@ struct fa_event *fl_pipe_slot(struct fl_pipe *p)
 	/* Not in the consumer's range [tail, head): the reader's alone. */
 	p->cur = &p->ring[p->head % FL_PIPE_BATCHES];
 	p->cur->n = 0;
-	return &p->cur->ev[0];
+	p->cur->used = 0;
+	return (struct fa_event *)p->cur->buf;
 }
 
 static void hand_over(struct fl_pipe *p)
@@ -195,6 +215,7 @@ static void hand_over(struct fl_pipe *p)
 
 void fl_pipe_commit(struct fl_pipe *p)
 {
+	p->cur->used += packed_bytes((const struct fa_event *)(p->cur->buf + p->cur->used));
 	if (++p->cur->n == FL_PIPE_BATCH)
 		hand_over(p);
 }

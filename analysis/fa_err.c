@@ -26,9 +26,9 @@ void fa_err_span(struct fa_err *e, s64 err, s64 sum_load, u64 dt)
 		return;
 	fa_err_span_time(e, sum_load, dt);
 	fa_err_val(&v, err, sum_load);
-	fa_err_span_abs(e, &e->abs_time, v.a, v.ia, dt, (double)dt);
+	fa_err_span_abs(e, &e->abs_time, v.a, v.ia, dt, (double)dt, false);
 	if (v.has_rel)
-		fa_err_span_rel(e, &e->rel_time, v.rel, v.ir, dt, (double)dt);
+		fa_err_span_rel(e, &e->rel_time, v.rel, v.ir, dt, (double)dt, false);
 }
 
 void fa_err_merge_time(struct fa_err *dst, const struct fa_err *src)
@@ -55,6 +55,13 @@ void fa_err_clear(struct fa_err *e)
 	e->rel_time_ns = 0;
 	e->max_bnd = 0;
 	e->bnd_time = 0;
+}
+
+void fa_err_mark_all(struct fa_err *e)
+{
+	fa_hist_mark_all(&e->abs);
+	fa_hist_mark_all(&e->rel);
+	fa_hist_mark_all(&e->bnd);
 }
 
 void fa_err_point(struct fa_err *e, s64 err, s64 sum_load)

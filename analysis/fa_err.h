@@ -52,6 +52,8 @@ void fa_err_span_time(struct fa_err *e, s64 sum_load, u64 dt);
 void fa_err_merge_time(struct fa_err *dst, const struct fa_err *src);
 /* @e back to all zero, its histograms' runs in use only (fa_hist_clear()). */
 void fa_err_clear(struct fa_err *e);
+/* @e's histograms marked all in use (fa_hist_mark_all()). */
+void fa_err_mark_all(struct fa_err *e);
 /* fa_err_merge(), or fa_err_merge_time() with @times_only. */
 static inline void fa_err_merge_kept(struct fa_err *dst, const struct fa_err *src,
 				     bool times_only)
@@ -142,28 +144,33 @@ static inline void fa_err_val_bnd(struct fa_err_val *v, double a, s64 scale)
  * double, converted once by a caller that spans many errors): the
  * integral into *abs_time, the weight into @e's bucket but not its total
  * (the caller adds @dt to it, once for many errors held over the same
- * time).  fa_err_span_rel(): the same for the relative error.
+ * time).  fa_err_span_rel(): the same for the relative error.  @all:
+ * @e's histograms are marked all in use (fa_err_mark_all()), and the add
+ * marks nothing (fa_hist_add_bucket_by()).
  */
-static inline void fa_err_span_abs(struct fa_err *e, double *abs_time,
-				   double a, u32 ia, u64 dt, double dtd)
+static inline __attribute__((always_inline)) void
+fa_err_span_abs(struct fa_err *e, double *abs_time, double a, u32 ia, u64 dt,
+		double dtd, const bool all)
 {
 	*abs_time += a * dtd;
-	fa_hist_add_bucket(&e->abs, ia, dt);
+	fa_hist_add_bucket_by(&e->abs, ia, dt, all);
 }
 
-static inline void fa_err_span_rel(struct fa_err *e, double *rel_time,
-				   double rel, u32 ir, u64 dt, double dtd)
+static inline __attribute__((always_inline)) void
+fa_err_span_rel(struct fa_err *e, double *rel_time, double rel, u32 ir, u64 dt,
+		double dtd, const bool all)
 {
 	*rel_time += rel * dtd;
-	fa_hist_add_bucket(&e->rel, ir, dt);
+	fa_hist_add_bucket_by(&e->rel, ir, dt, all);
 }
 
 /* The bounded form held for @dt ns (fa_err_span_abs()'s, for bnd). */
-static inline void fa_err_span_bnd(struct fa_err *e, double *bnd_time,
-				   double bnd, u32 ib, u64 dt, double dtd)
+static inline __attribute__((always_inline)) void
+fa_err_span_bnd(struct fa_err *e, double *bnd_time, double bnd, u32 ib, u64 dt,
+		double dtd, const bool all)
 {
 	*bnd_time += bnd * dtd;
-	fa_hist_add_bucket(&e->bnd, ib, dt);
+	fa_hist_add_bucket_by(&e->bnd, ib, dt, all);
 }
 
 /* A bounded value @bnd reached. */

@@ -62,7 +62,7 @@ void fa_hist_clear(struct fa_hist *h)
 		runs &= runs - 1;
 		memset(&h->w[k * FA_HIST_SUB], 0, FA_HIST_SUB * sizeof(h->w[0]));
 	}
-	h->used = 0;
+	h->used = h->used == FA_HIST_ALL_RUNS ? FA_HIST_ALL_RUNS : 0;
 	h->total = 0;
 }
 

@@ -82,10 +82,30 @@ static inline u64 fa_hist_sat_add(u64 a, u64 b)
  * for a caller that adds the same weights to many histograms and their
  * sum to each total once.
  */
-static inline void fa_hist_add_bucket(struct fa_hist *h, u32 idx, u64 weight)
+static inline __attribute__((always_inline)) void
+fa_hist_add_bucket_by(struct fa_hist *h, u32 idx, u64 weight, const bool all)
 {
 	h->w[idx] = fa_hist_sat_add(h->w[idx], weight);
-	h->used |= 1ull << (idx / FA_HIST_SUB);
+	if (!all)
+		h->used |= 1ull << (idx / FA_HIST_SUB);
+}
+
+static inline void fa_hist_add_bucket(struct fa_hist *h, u32 idx, u64 weight)
+{
+	fa_hist_add_bucket_by(h, idx, weight, false);
+}
+
+/*
+ * Every run marked in use, for good: a histogram that is never merged
+ * into or cleared but added to in a hot loop (the what-if replay's, one
+ * per policy) is added to with fa_hist_add_bucket_by(..., true), which
+ * marks nothing.  A merge from it walks every run, as before the marks;
+ * fa_hist_clear() leaves it marked.
+ */
+#define FA_HIST_ALL_RUNS	(~0ull >> (64 - FA_HIST_RUNS))
+static inline void fa_hist_mark_all(struct fa_hist *h)
+{
+	h->used = FA_HIST_ALL_RUNS;
 }
 
 /* fa_hist_add() to the bucket fa_hist_index() gave. */
@@ -95,7 +115,7 @@ static inline void fa_hist_add_at(struct fa_hist *h, u32 idx, u64 weight)
 	h->total = fa_hist_sat_add(h->total, weight);
 }
 void fa_hist_merge(struct fa_hist *dst, const struct fa_hist *src);
-/* Every weight back to 0, touching only the runs in use. */
+/* Every weight back to 0, touching only the runs in use (all: still all). */
 void fa_hist_clear(struct fa_hist *h);
 
 /*

@@ -117,6 +117,12 @@ struct fa_replay *fa_replay_new_layouts(const struct fl_tg_policy *pol,
 		r->res[i].fig.index = -1;
 		r->res[i].fig.tg_policy = pol[i];
 		r->res[i].fig.tg_policy_known = pol[i].id != FA_REPLAY_RECORDED;
+		/*
+		 * Added to per record and policy, never cleared: no marks
+		 * of runs in use on that path (fa_hist_mark_all()).
+		 */
+		fa_err_mark_all(&r->res[i].fig.err);
+		fa_err_mark_all(&r->res[i].fig.shares);
 		if (lay)
 			r->res[i].layout = lay[i];
 		r->split |= fa_layout_split(&r->res[i].layout);

@@ -45,11 +45,11 @@ static void advance_reads(struct fa_replay *r, struct rp_tg *t, u64 t_end)
 		dt = t_end - c->rd_ts;
 		for (p = 0; p < r->npol; p++) {
 			fa_err_span_abs(r->pol[p].sh, &t->gs[p].sh_abs_time, rd[p].a,
-					rd[p].ia, dt, (double)dt);
+					rd[p].ia, dt, (double)dt, true);
 			fa_err_span_rel(r->pol[p].sh, &t->gs[p].sh_rel_time, rd[p].rel,
-					rd[p].ir, dt, (double)dt);
+					rd[p].ir, dt, (double)dt, true);
 			fa_err_span_bnd(r->pol[p].sh, &t->gs[p].sh_bnd_time, rd[p].b,
-					rd[p].ib, dt, (double)dt);
+					rd[p].ib, dt, (double)dt, true);
 		}
 		c->rd_ts = t_end;
 	}

@@ -447,9 +447,11 @@ replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 			/* ideal >= FA_MIN_SHARES: a relative error always */
 			if (abs)
 				fa_err_span_abs(rp->sh, &g->sh_abs_time, q->a,
-						q->ia, dt, dtd);
-			fa_err_span_rel(rp->sh, &g->sh_rel_time, q->rel, q->ir, dt, dtd);
-			fa_err_span_bnd(rp->sh, &g->sh_bnd_time, q->b, q->ib, dt, dtd);
+						q->ia, dt, dtd, true);
+			fa_err_span_rel(rp->sh, &g->sh_rel_time, q->rel, q->ir, dt,
+					dtd, true);
+			fa_err_span_bnd(rp->sh, &g->sh_bnd_time, q->b, q->ib, dt,
+					dtd, true);
 		}
 		if (!timed)
 			continue;

@@ -374,9 +374,10 @@ hold(struct fa_err *e, struct rp_gp *q, const struct rp_gpc *qc, u64 clock,
 	u64 held = clock - q->since;
 
 	if (held) {
-		fa_hist_add_bucket(&e->abs, q->ia, held);
+		/* the policies' histograms are marked all in use (fa_replay.c) */
+		fa_hist_add_bucket_by(&e->abs, q->ia, held, true);
 		if (rel && qc->has_rel)
-			fa_hist_add_bucket(&e->rel, qc->ir, held);
+			fa_hist_add_bucket_by(&e->rel, qc->ir, held, true);
 		q->since = clock;
 	}
 }

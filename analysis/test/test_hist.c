@@ -3,6 +3,7 @@
  * Unit tests of the log-linear histogram and of the error accumulator.
  */
 #include <stdint.h>
+#include <string.h>
 
 #include "fa_err.h"
 #include "tap.h"
@@ -152,6 +153,21 @@ static void test_runs(void)
 	for (k = 0, bad = 0; k < FA_HIST_BUCKETS; k++)
 		bad += c.w[k] != want[k];
 	ok(!bad, "runs: a cleared histogram merges as a new one");
+
+	/* marked all in use: added to without marks, merged whole */
+	fa_hist_clear(&c);
+	fa_hist_mark_all(&c);
+	for (k = 0; k < FA_HIST_BUCKETS; k += 37)
+		fa_hist_add_bucket_by(&c, k, k + 1, true);
+	c.total = 1;
+	memset(&a, 0, sizeof(a));
+	fa_hist_merge(&a, &c);
+	for (k = 0, bad = 0; k < FA_HIST_BUCKETS; k++)
+		bad += a.w[k] != (k % 37 ? 0 : k + 1);
+	ok(!bad, "runs: a histogram marked all merges every run");
+	fa_hist_clear(&c);
+	ok(c.used == FA_HIST_ALL_RUNS && !c.w[37] && !c.total,
+	   "runs: clear empties a histogram marked all and leaves it marked");
 }
 
 /*

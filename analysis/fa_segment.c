@@ -66,7 +66,6 @@ int fa_seg_reserve(struct fa_segment *s, u32 nr_tgs, u32 nr_cpus)
 	return grow((void **)&s->cpus, &s->nr_cpus, nr_cpus, sizeof(*s->cpus));
 }
 
-/* Zero every figure but keep the arrays (their sizes are capacities). */
 /*
  * A group's figures back to zero: its two error records by the runs of
  * their histograms in use (fa_err_clear()), the rest of the struct, a few
@@ -89,6 +88,7 @@ static void tg_seg_clear(struct fa_tg_seg *t)
 	memset(b + s1, 0, sizeof(*t) - s1);
 }
 
+/* Zero every figure but keep the arrays (their sizes are capacities). */
 void fa_seg_reset(struct fa_segment *s)
 {
 	struct fa_tg_seg *tgs = s->tgs;

@@ -171,6 +171,23 @@ static void test_runs(void)
 }
 
 /*
+ * fa_err_clear() leaves every byte of a struct fa_err zero, whatever it
+ * held: a field added to the struct and not to the clear fails here.
+ */
+static void test_err_clear(void)
+{
+	static struct fa_err e, zero;
+
+	memset(&e, 0x5a, sizeof(e));
+	e.abs.used = FA_HIST_ALL_RUNS;
+	e.rel.used = FA_HIST_ALL_RUNS;
+	e.bnd.used = FA_HIST_ALL_RUNS;
+	fa_err_clear(&e);
+	e.abs.used = e.rel.used = e.bnd.used = 0;	/* marked all: stays marked */
+	ok(!memcmp(&e, &zero, sizeof(e)), "err: clear zeroes every field and bucket");
+}
+
+/*
  * fa_err_rel_ppm() rounds up without ceil() (fa_err.h): hand-computed
  * values, then ceil()'s own result on doubles of every exponent below the
  * saturation (a bit pattern stepped through the range, a fraction or not).
@@ -211,6 +228,7 @@ int main(void)
 	test_percentiles();
 	test_err();
 	test_runs();
+	test_err_clear();
 	test_rel_ppm();
 	return tap_done();
 }

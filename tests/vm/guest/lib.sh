@@ -316,6 +316,15 @@ cg_run() {
 	sh -c 'echo $$ > "/sys/fs/cgroup/$0/cgroup.procs" && exec "$@"' "$_cg" "$@"
 }
 
+# cg_kill NAME: SIGKILL every process in cgroup NAME (cgroup.kill, 5.14+)
+# and wait (10 s at most) until it holds none.  Killing the PID of a
+# backgrounded cg_run is not enough: that is the shell running cg_run,
+# and the command it started lives on.
+cg_kill() {
+	echo 1 >"/sys/fs/cgroup/$1/cgroup.kill" &&
+		wait_for 10 eval "[ -z \"\$(cat /sys/fs/cgroup/$1/cgroup.procs)\" ]"
+}
+
 # run_as_user CMD...: run CMD as the unprivileged user "fl" (uid 1000),
 # e.g. run_as_user stress-ng --exec 2 -t 5s.  Combine with cg_run:
 #   cg_run grp run_as_user stress-ng ...

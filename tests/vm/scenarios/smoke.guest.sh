@@ -49,7 +49,9 @@ for p in idle_cpus nr_running stock; do
 	sleep 0.5
 done
 record_stop policies
-kill $hb 2>/dev/null
+# the load stops before the unpatch (the unpatch under load is
+# unpatch-race's): on 6.12 an unpatch under this load takes about 50 s
+check "hackbench loop stopped" cg_kill smoke
 wait $hb 2>/dev/null
 unload_lp fairlab
 unload_mod fairlab_trace

@@ -35,6 +35,15 @@ void fa_hist_add(struct fa_hist *h, u64 v, u64 weight)
 	fa_hist_add_at(h, fa_hist_index(v), weight);
 }
 
+/* The lowest run of FA_HIST_SUB buckets set in *runs, taken out of it. */
+static inline u32 take_run(u64 *runs)
+{
+	u32 k = (u32)__builtin_ctzll(*runs);
+
+	*runs &= *runs - 1;
+	return k;
+}
+
 void fa_hist_merge(struct fa_hist *dst, const struct fa_hist *src)
 {
 	u64 runs = src->used;
@@ -43,8 +52,7 @@ void fa_hist_merge(struct fa_hist *dst, const struct fa_hist *src)
 	if (!src->total)
 		return;
 	while (runs) {
-		k = (u32)__builtin_ctzll(runs);
-		runs &= runs - 1;
+		k = take_run(&runs);
 		for (i = k * FA_HIST_SUB; i < (k + 1) * FA_HIST_SUB; i++)
 			dst->w[i] = sat_add(dst->w[i], src->w[i]);
 	}
@@ -58,8 +66,7 @@ void fa_hist_clear(struct fa_hist *h)
 	u32 k;
 
 	while (runs) {
-		k = (u32)__builtin_ctzll(runs);
-		runs &= runs - 1;
+		k = take_run(&runs);
 		memset(&h->w[k * FA_HIST_SUB], 0, FA_HIST_SUB * sizeof(h->w[0]));
 	}
 	h->used = h->used == FA_HIST_ALL_RUNS ? FA_HIST_ALL_RUNS : 0;

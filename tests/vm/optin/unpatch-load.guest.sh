@@ -32,8 +32,6 @@ while :; do
 done
 EOS
 
-traps() { dmesg | grep -cE 'traps:|segfault at' || true; }
-
 load_mod fairlab_trace || exit 1
 cg_create ul || die "cannot create cgroup"
 tf=0 tc=0 sf=0 sc=0 nf=0 nc=0
@@ -42,7 +40,7 @@ while [ $i -lt $((2 * N)) ]; do
 	if [ $((i % 2)) = 0 ]; then m=fairlab; ko=fairlab; else m=control; ko=$R/fl_test_other.ko; fi
 	i=$((i + 1))
 	load_lp $ko || { not_ok "cycle $i ($m): patch"; continue; }
-	t0=$(traps)
+	dmesg_mark
 	rm -f /tmp/hb-fail
 	cg_run ul sh /tmp/hb-loop.sh &
 	sleep 3
@@ -52,7 +50,8 @@ while [ $i -lt $((2 * N)) ]; do
 	cg_kill ul || not_ok "cycle $i ($m): load not stopped"
 	wait 2>/dev/null
 	unload_mod $ko
-	t=$(( $(traps) - t0 ))
+	dmesg_since | grep -E 'traps:|segfault at' >/tmp/traps || true
+	t=$(grep -c . /tmp/traps || true)
 	f=$(grep -c . /tmp/hb-fail 2>/dev/null || true)
 	secs=$(awk -v a="$s0" -v b="$s1" 'BEGIN { printf "%.1f", b - a }')
 	if [ $m = fairlab ]; then tf=$((tf + t)); sf=$((sf + ${f:-0})); nf=$((nf + 1))
@@ -61,7 +60,7 @@ while [ $i -lt $((2 * N)) ]; do
 		ok "cycle $i ($m): unpatch under load in ${secs}s, no trap"
 	else
 		not_ok "cycle $i ($m)" "unpatch under load in ${secs}s: $t trap lines, ${f:-0} hackbench failures"
-		dmesg | grep -E 'traps:|segfault at' | tail -n "$t" | sed 's/^/# /'
+		sed 's/^/# /' /tmp/traps
 	fi
 done
 log "fairlab: $tf trap lines, $sf hackbench failures in $nf unpatches under load"

@@ -108,7 +108,8 @@ struct fa_replay *fa_replay_new_layouts(const struct fl_tg_policy *pol,
 	r->res = calloc_lines(n, sizeof(*r->res));
 	r->order = calloc_lines(n, sizeof(*r->order));
 	r->pend_held = calloc_lines(n, sizeof(*r->pend_held));
-	if (!r->pol || !r->res || !r->order || !r->pend_held) {
+	r->sums = calloc_lines(n, sizeof(*r->sums));
+	if (!r->pol || !r->res || !r->order || !r->pend_held || !r->sums) {
 		fa_replay_free(r);
 		return NULL;
 	}
@@ -186,6 +187,7 @@ void fa_replay_free(struct fa_replay *r)
 	free(r->part[0].pend.v);
 	free(r->part[1].pend.v);
 	free(r->pend_held);
+	free(r->sums);
 	for (i = 0; i < FA_LAYOUT_NR; i++)
 		free(r->doms[i]);
 	for (i = 0; i < r->ntg; i++) {

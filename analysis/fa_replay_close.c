@@ -86,6 +86,39 @@ void fa_replay_switch_resolve(struct fa_replay *r, const struct fa_engine *e)
 	fa_pending_resolve(&r->part[1].pend, e, resolved, r);
 }
 
+/*
+ * Every group's integrals of the open segment into fa_replay.sums, per
+ * policy, and cleared: group by group, so that a group's slots are read in
+ * a row (a policy at a time took a line of each of three arrays per group
+ * and policy: 3% of whatif's time on a recording of 500 groups and 1,700
+ * segments).
+ */
+static void sum_groups(struct fa_replay *r)
+{
+	struct rp_sums *u = r->sums;
+	u32 p, i;
+
+	memset(u, 0, r->npol * sizeof(*u));
+	for (i = 0; i < r->ntg; i++) {
+		struct rp_tg *t = &r->tg[i];
+
+		if (!t->gp)
+			continue;
+		for (p = 0; p < r->npol; p++) {
+			u[p].abs_time += t->gp[p].abs_time;
+			u[p].rel_time += t->gc[p].rel_time;
+			u[p].sh_abs_time += t->gs[p].sh_abs_time;
+			u[p].sh_rel_time += t->gs[p].sh_rel_time;
+			u[p].sh_bnd_time += t->gs[p].sh_bnd_time;
+			t->gp[p].abs_time = 0;
+			t->gc[p].rel_time = 0;
+			t->gs[p].sh_abs_time = 0;
+			t->gs[p].sh_rel_time = 0;
+			t->gs[p].sh_bnd_time = 0;
+		}
+	}
+}
+
 int fa_replay_close(struct fa_replay *r, const struct fa_segment *s)
 {
 	struct fa_err seg, sh;
@@ -101,31 +134,16 @@ int fa_replay_close(struct fa_replay *r, const struct fa_segment *s)
 	memset(&seg, 0, sizeof(seg));
 	seg.time_ns = s->err.time_ns;
 	seg.rel_time_ns = r->rel ? s->err.rel_time_ns : 0;
+	sum_groups(r);
 	for (p = 0; p < r->npol; p++) {
 		struct fa_replay_result *x = &r->res[r->order[p]];
 		struct fa_segment *f = &x->fig;
 
-		seg.abs_time = 0;
-		seg.rel_time = 0;
-		sh.abs_time = 0;
-		sh.rel_time = 0;
-		sh.bnd_time = 0;
-		for (i = 0; i < r->ntg; i++) {
-			struct rp_tg *t = &r->tg[i];
-
-			if (!t->gp)
-				continue;
-			seg.abs_time += t->gp[p].abs_time;
-			seg.rel_time += t->gc[p].rel_time;
-			sh.abs_time += t->gs[p].sh_abs_time;
-			sh.rel_time += t->gs[p].sh_rel_time;
-			sh.bnd_time += t->gs[p].sh_bnd_time;
-			t->gp[p].abs_time = 0;
-			t->gc[p].rel_time = 0;
-			t->gs[p].sh_abs_time = 0;
-			t->gs[p].sh_rel_time = 0;
-			t->gs[p].sh_bnd_time = 0;
-		}
+		seg.abs_time = r->sums[p].abs_time;
+		seg.rel_time = r->sums[p].rel_time;
+		sh.abs_time = r->sums[p].sh_abs_time;
+		sh.rel_time = r->sums[p].sh_rel_time;
+		sh.bnd_time = r->sums[p].sh_bnd_time;
 		fa_err_merge(&f->err, &seg);
 		/* the shares error as the engine merges it (fa_read.c) */
 		fa_err_merge(&f->shares, &sh);

@@ -110,6 +110,16 @@ struct rp_tg {
 	struct fa_cont_line *cont;	/* [npol] global lines' windows (fa_replay.cont_on) */
 };
 
+/*
+ * One policy's integrals over every group, summed at a segment's close
+ * (fa_replay_close()): the groups' slots are visited group by group, each
+ * group's policies in a row, the sums of each policy still taken in group
+ * order (the same roundings).
+ */
+struct rp_sums {
+	double abs_time, rel_time, sh_abs_time, sh_rel_time, sh_bnd_time;
+};
+
 /* The counters of one policy, kept together (the results are large). */
 struct rp_pol {
 	struct fl_tg_rule rule;
@@ -293,6 +303,7 @@ struct fa_replay {
 	u32 topo_seen;
 	bool topo_set;
 	u32 *pend_held;		/* [npol]: both parts' pending entries per policy */
+	struct rp_sums *sums;	/* [npol], fa_replay_close()'s */
 	/*
 	 * part[0] on the engine's thread, the records batched: the engine
 	 * fills batch[0 .. nbatch) and replays it when full.  With a helper

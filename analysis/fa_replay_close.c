@@ -90,8 +90,9 @@ void fa_replay_switch_resolve(struct fa_replay *r, const struct fa_engine *e)
  * Every group's integrals of the open segment into fa_replay.sums, per
  * policy, and cleared: group by group, so that a group's slots are read in
  * a row (a policy at a time took a line of each of three arrays per group
- * and policy: 3% of whatif's time on a recording of 500 groups and 1,700
- * segments).
+ * and policy: fa_replay_close() was 1.8-3.0% of whatif's perf samples on
+ * a recording of 516 groups and 1,720 segments, four fifths of them in
+ * that loop).
  */
 static void sum_groups(struct fa_replay *r)
 {

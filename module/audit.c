@@ -62,10 +62,19 @@
  *
  * A row that fails (contrib sums differ, or both counters moved on some
  * CPU: the group's own write, or other groups' in both its buckets) is
- * read again, with the others of its batch that failed, up to
- * FL_AUDIT_RETRIES times; then it is given as read but flagged unchecked
- * (checked=0 in the text and in tg_audit) and counted in
- * /sys/kernel/fairlab/stats (audit_rows).
+ * read again at once, with the others of its batch that failed, up to
+ * FL_AUDIT_RETRIES times.  Failures come in runs: a group busy on one CPU
+ * (a fork loop, a recorder's many readers) or a lock holder descheduled
+ * (a VM's vCPU) can fail every re-read of a few milliseconds.  So a row
+ * that fails all of them is put off to a later round, read once the walk
+ * has read every other group and after a pause (FL_AUDIT_PAUSE_MS, more
+ * each round), with its immediate re-reads again, up to FL_AUDIT_ROUNDS
+ * rounds; then it is given as read but flagged unchecked (checked=0 in
+ * the text and in tg_audit).  /sys/kernel/fairlab/stats counts the rows,
+ * those unchecked, the re-reads and the rows put off (audit_rows,
+ * audit_retries).  A row's snap_ns is that of the read that gave it, so
+ * the rows of one snapshot are in the order they were given, not the
+ * order of task_groups.
  *
  * The kernel's own writers: while the patch is in force every writer of
  * tg->load_avg is fairlab's (port/<kernel>/surface.txt).  During the
@@ -94,6 +103,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cgroup.h>
+#include <linux/delay.h>
 #include <linux/kernfs.h>
 #include <linux/mm.h>
 #include <linux/ktime.h>
@@ -107,8 +117,15 @@
 #include "layout.h"
 #include "fairlab_trace_events.h"
 
-/* Re-reads of a batch's rows that failed the test, before unchecked. */
+/* Re-reads at once of a batch's rows that failed the test. */
 #define FL_AUDIT_RETRIES	8
+/*
+ * Later rounds for the rows whose re-reads all failed, each after a pause
+ * of FL_AUDIT_PAUSE_MS << (round - 1): 10, 20, 40 ms, outside any lock
+ * but the audit's mutex; then a row still failing is given unchecked.
+ */
+#define FL_AUDIT_ROUNDS		3
+#define FL_AUDIT_PAUSE_MS	10
 
 struct fl_audit_row {
 	u64 id;
@@ -125,7 +142,7 @@ struct fl_audit_row {
 /* A group of the batch being read, and its two passes' sums. */
 struct fl_audit_slot {
 	struct task_group *tg;
-	struct fl_audit_row *row;
+	unsigned int seen;		/* its index in the snapshot's seen table */
 	unsigned long *gen1;		/* pass 1's counters: [cpu][table] */
 	bool moved;			/* on some CPU both counters moved */
 	s64 contrib1, contrib2;		/* Σ tg_load_avg_contrib, pass 1 and 2 */
@@ -139,11 +156,12 @@ struct fl_audit_snap {
 	struct fl_audit_row *rows;
 	unsigned int cap, n;
 	bool overflow;
-	u64 *seen;			/* ids + 1 already read; 0: free */
+	u64 *seen;			/* ids + 1 met by the walk; 0: free */
+	u8 *round;			/* per seen entry: 0, or the round to read it in */
 	unsigned int seen_bits;
 	struct fl_audit_slot *slot;	/* FL_AUDIT_GROUPS_PER_HOLD */
 	unsigned long *gen1;		/* the slots' gen1 arrays */
-	unsigned int retried, unchecked;
+	unsigned int retried, unchecked, deferred;
 };
 
 /* The text one open file reads. */
@@ -155,6 +173,7 @@ struct fl_audit_text {
 static DEFINE_MUTEX(fl_audit_lock);	/* one snapshot at a time, seq order */
 static u64 fl_audit_seq;
 static atomic64_t fl_audit_rows, fl_audit_unchecked, fl_audit_retried;
+static atomic64_t fl_audit_deferred;
 
 /* fs/kernfs: not exported; resolved by fl_resolve_symbols() (symbols.c). */
 struct kernfs_node *(*fl_kernfs_create_file)(struct kernfs_node *parent,
@@ -190,17 +209,22 @@ u64 fl_tg_id(struct task_group *tg)
 	return 0;
 }
 
-/* Whether id @id was read already; if not, it is now marked read. */
-static bool fl_audit_seen(struct fl_audit_snap *snap, u64 id)
+/*
+ * Id @id's entry in the seen table, at *@at: whether the walk met it
+ * before; if not, it is entered now (round 0: being read).
+ */
+static bool fl_audit_seen(struct fl_audit_snap *snap, u64 id, unsigned int *at)
 {
 	u64 key = id + 1, mask = (1ULL << snap->seen_bits) - 1;
 	u64 i = hash_64(key, snap->seen_bits);
 
 	for (;; i = (i + 1) & mask) {
+		*at = i;
 		if (snap->seen[i] == key)
 			return true;
 		if (!snap->seen[i]) {
 			snap->seen[i] = key;
+			snap->round[i] = 0;
 			return false;
 		}
 	}
@@ -269,9 +293,11 @@ static void fl_audit_pass(struct fl_audit_slot *sl, unsigned int n, bool first)
 			fl_audit_hold(sl, n, cpu, true);
 }
 
-static void fl_audit_fill(struct fl_audit_slot *s, u64 snap_ns, bool checked)
+/* The slot's row, given: the next of the snapshot's rows. */
+static void fl_audit_fill(struct fl_audit_snap *snap, struct fl_audit_slot *s,
+			  u64 snap_ns, bool checked)
 {
-	struct fl_audit_row *r = s->row;
+	struct fl_audit_row *r = &snap->rows[snap->n++];
 
 	r->id = fl_tg_id(s->tg);
 	r->tg_load_avg = s->tla + s->doms;
@@ -286,12 +312,12 @@ static void fl_audit_fill(struct fl_audit_slot *s, u64 snap_ns, bool checked)
 }
 
 /*
- * Read the @n groups of @sl into their rows: pass 1, tg->load_avg, pass 2
- * (the header says why a row that passes is exact), again for the rows
- * that fail, FL_AUDIT_RETRIES times at most.
+ * Read the @n groups of @sl into rows: pass 1, tg->load_avg, pass 2 (the
+ * header says why a row that passes is exact), again for the rows that
+ * fail, FL_AUDIT_RETRIES times at most; in round @round of the walk.
  */
 static void fl_audit_batch(struct fl_audit_snap *snap, struct fl_audit_slot *sl,
-			   unsigned int n)
+			   unsigned int n, unsigned int round)
 {
 	unsigned int i, left = n, tries;
 	u64 snap_ns;
@@ -322,24 +348,33 @@ static void fl_audit_batch(struct fl_audit_snap *snap, struct fl_audit_slot *sl,
 
 			if (!s->pending)
 				continue;
-			if (!s->moved && s->contrib1 == s->contrib2)	/* a cut */
-				fl_audit_fill(s, snap_ns, true);
-			else if (tries == FL_AUDIT_RETRIES)
-				fl_audit_fill(s, snap_ns, false), snap->unchecked++;
-			else
-				left++, snap->retried++;
+			if (!s->moved && s->contrib1 == s->contrib2) {	/* a cut */
+				fl_audit_fill(snap, s, snap_ns, true);
+			} else if (tries < FL_AUDIT_RETRIES) {
+				left++;
+				snap->retried++;
+			} else if (round < FL_AUDIT_ROUNDS) {
+				snap->round[s->seen] = round + 1;	/* put off */
+				s->pending = false;
+				snap->deferred++;
+			} else {
+				fl_audit_fill(snap, s, snap_ns, false);
+				snap->unchecked++;
+			}
 		}
 	}
 }
 
 /*
- * Read every group, in batches of FL_AUDIT_GROUPS_PER_HOLD (the header
- * says how the walk resumes between them).
+ * One round of the walk, in batches of FL_AUDIT_GROUPS_PER_HOLD (the
+ * header says how it resumes between them): every group it has not met
+ * (in round 0, all), and in a later round @round those put off to it
+ * (any destroyed meanwhile are then missing, and not read).
  */
-static void fl_audit_walk(struct fl_audit_snap *snap)
+static void fl_audit_walk_round(struct fl_audit_snap *snap, unsigned int round)
 {
 	struct task_group *tg;
-	unsigned int n;
+	unsigned int n, at;
 
 	do {
 		n = 0;
@@ -347,23 +382,40 @@ static void fl_audit_walk(struct fl_audit_snap *snap)
 		list_for_each_entry_rcu(tg, fl_vm.task_groups, list) {
 			if (tg == fl_root_task_group || !tg->cfs_rq)
 				continue;
-			if (fl_audit_seen(snap, fl_tg_id(tg)))
+			if (fl_audit_seen(snap, fl_tg_id(tg), &at) &&
+			    (!round || snap->round[at] != round))
 				continue;
 			if (snap->n + n == snap->cap) {	/* more than counted */
 				snap->overflow = true;
 				break;
 			}
+			snap->round[at] = 0;		/* being read */
 			snap->slot[n].tg = tg;
-			snap->slot[n].row = &snap->rows[snap->n + n];
+			snap->slot[n].seen = at;
 			if (++n == FL_AUDIT_GROUPS_PER_HOLD)
 				break;
 		}
 		if (n)
-			fl_audit_batch(snap, snap->slot, n);
+			fl_audit_batch(snap, snap->slot, n, round);
 		rcu_read_unlock();
-		snap->n += n;
 		cond_resched();
 	} while (n && !snap->overflow);
+}
+
+/* Read every group: round 0, then the rounds of rows put off. */
+static void fl_audit_walk(struct fl_audit_snap *snap)
+{
+	unsigned int round, put_off = 0;
+
+	for (round = 0; round <= FL_AUDIT_ROUNDS && !snap->overflow; round++) {
+		if (round) {
+			if (snap->deferred == put_off)	/* none put off to it */
+				break;
+			put_off = snap->deferred;
+			msleep(FL_AUDIT_PAUSE_MS << (round - 1));
+		}
+		fl_audit_walk_round(snap, round);
+	}
 }
 
 /* The task groups alive now (fairlab.h): the audit and tg_layout size by it. */
@@ -383,10 +435,12 @@ static void fl_audit_free(struct fl_audit_snap *snap)
 {
 	kvfree(snap->rows);
 	kvfree(snap->seen);
+	kvfree(snap->round);
 	kfree(snap->slot);
 	kvfree(snap->gen1);
 	snap->rows = NULL;
 	snap->seen = NULL;
+	snap->round = NULL;
 	snap->slot = NULL;
 	snap->gen1 = NULL;
 }
@@ -403,18 +457,20 @@ static int fl_audit_snapshot(struct fl_audit_snap *snap)
 		snap->cap = fl_count_groups() * (tries + 1) + 64;
 		snap->n = 0;
 		snap->overflow = false;
-		snap->retried = snap->unchecked = 0;
+		snap->retried = snap->unchecked = snap->deferred = 0;
 		snap->seen_bits = ilog2(roundup_pow_of_two(2 * snap->cap));
 		snap->rows = kvmalloc_array(snap->cap, sizeof(*snap->rows),
 					    GFP_KERNEL);
 		snap->seen = kvcalloc(1U << snap->seen_bits,
 				      sizeof(*snap->seen), GFP_KERNEL);
+		snap->round = kvmalloc(1U << snap->seen_bits, GFP_KERNEL);
 		snap->slot = kmalloc_array(FL_AUDIT_GROUPS_PER_HOLD,
 					   sizeof(*snap->slot), GFP_KERNEL);
 		snap->gen1 = kvmalloc_array(FL_AUDIT_GROUPS_PER_HOLD * FL_GEN_HASHES,
 					    nr_cpu_ids * sizeof(*snap->gen1),
 					    GFP_KERNEL);
-		if (!snap->rows || !snap->seen || !snap->slot || !snap->gen1) {
+		if (!snap->rows || !snap->seen || !snap->round || !snap->slot ||
+		    !snap->gen1) {
 			fl_audit_free(snap);
 			return -ENOMEM;
 		}
@@ -426,6 +482,7 @@ static int fl_audit_snapshot(struct fl_audit_snap *snap)
 			atomic64_add(snap->n, &fl_audit_rows);
 			atomic64_add(snap->unchecked, &fl_audit_unchecked);
 			atomic64_add(snap->retried, &fl_audit_retried);
+			atomic64_add(snap->deferred, &fl_audit_deferred);
 			return 0;
 		}
 		fl_audit_free(snap);
@@ -436,15 +493,17 @@ static int fl_audit_snapshot(struct fl_audit_snap *snap)
 /*
  * The audit's lines of /sys/kernel/fairlab/stats ("kind name a b"):
  *   audit_rows - rows unchecked      rows read, and those left unchecked
- *   audit_retries - rows 0           row re-reads (rows that failed)
+ *   audit_retries - rows put_off     re-reads at once of rows that failed,
+ *                                    and rows put off to a later round
  */
 int fl_audit_show(char *buf, int at)
 {
 	at += sysfs_emit_at(buf, at, "audit_rows - %lld %lld\n",
 			    atomic64_read(&fl_audit_rows),
 			    atomic64_read(&fl_audit_unchecked));
-	at += sysfs_emit_at(buf, at, "audit_retries - %lld 0\n",
-			    atomic64_read(&fl_audit_retried));
+	at += sysfs_emit_at(buf, at, "audit_retries - %lld %lld\n",
+			    atomic64_read(&fl_audit_retried),
+			    atomic64_read(&fl_audit_deferred));
 	return at;
 }
 

@@ -91,12 +91,18 @@ audits=$((audits + 1))
 sleep 1
 record_stop audit
 trace-cmd report -i "$FL_OUT/audit.dat" 2>/dev/null | grep ' tg_audit: ' >/tmp/rec.txt
+# the first record unchecked or broken is named, so that a failure says
+# which group (an autogroup's tg is 2^62 + its id: module/policy/fairlab_abi.h)
 r=$(awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-	n++; if (v["checked"] != "1") u++; else if (v["tg_load_avg"] != v["sum_contrib"]) b++ }
-	END { printf "%d %d %d", n, u, b }' /tmp/rec.txt)
+	n++; bad = 0
+	if (v["checked"] != "1") { u++; bad = 1 } else if (v["tg_load_avg"] != v["sum_contrib"]) { b++; bad = 1 }
+	if (bad && !f) f = "tg=" v["tg"] " checked=" v["checked"] " tg_load_avg=" v["tg_load_avg"] " sum_contrib=" v["sum_contrib"] }
+	END { printf "%d %d %d %s", n, u, b, f ? f : "none" }' /tmp/rec.txt)
 set -- $r
-check "tg_audit records: >= $AB_GROUPS ($1), all checked (unchecked $2), all exact (broken $3)" \
-	test "$1" -ge "$AB_GROUPS" -a "$2" -eq 0 -a "$3" -eq 0
+n=$1 u=$2 b=$3
+shift 3
+check "tg_audit records: >= $AB_GROUPS ($n), all checked (unchecked $u), all exact (broken $b; first: $*)" \
+	test "$n" -ge "$AB_GROUPS" -a "$u" -eq 0 -a "$b" -eq 0
 tg_wait 120
 groups=$(rows)
 cp $FLK/stats "$FL_OUT/stats.txt"

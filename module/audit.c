@@ -72,9 +72,10 @@
  * rounds; then it is given as read but flagged unchecked (checked=0 in
  * the text and in tg_audit).  /sys/kernel/fairlab/stats counts the rows,
  * those unchecked, the re-reads and the rows put off (audit_rows,
- * audit_retries).  A row's snap_ns is that of the read that gave it, so
- * the rows of one snapshot are in the order they were given, not the
- * order of task_groups.
+ * audit_retries).  A row's snap_ns is that of the read that gave it.
+ * The rows of one snapshot are in the order they were given, not the
+ * order of task_groups: a row put off comes after every row given in the
+ * rounds before the one that gave it.
  *
  * The kernel's own writers: while the patch is in force every writer of
  * tg->load_avg is fairlab's (port/<kernel>/surface.txt).  During the

@@ -151,11 +151,10 @@ if [ "$mode" != unit ]; then
 		k=${ks%%:*}
 		s=${ks#*:}
 		[ -n "$filter" ] && [[ "$s [$k]" != *$filter* ]] && continue
-		# "# fairlab-vm: OPTIONS" in a scenario: its VM shape (--smp 4 ...)
-		vmopts=$(sed -n 's/^#[[:space:]]*fairlab-vm:[[:space:]]*//p' "$s" | head -n1)
 		[ ${#bg_name[@]} -lt "$jobs_max" ] || finish_bg
-		# shellcheck disable=SC2086
-		start_bg "$s [$k]" tests/vm/run-scenario.sh --kernel "$k" $vmopts \
+		# the VM shape: the scenario's "# fairlab-vm:" line, which
+		# run-scenario.sh reads
+		start_bg "$s [$k]" tests/vm/run-scenario.sh --kernel "$k" \
 			${FAIRLAB_TEST_APPEND:+--append "$FAIRLAB_TEST_APPEND"} "$s"
 	done
 	for t in "${units[@]}"; do

@@ -10,27 +10,16 @@
 # without a jump, and a run that passed across a jump, are never rerun.
 #
 # No VM: QEMU, busybox, trace-cmd, hackbench, stress-ng and file(1) are
-# stand-ins on PATH that print the console of each case; the kernel is an
-# empty file under a scratch CACHE.  The harness's own logic is real.
+# stand-ins on PATH (tests/unit/fake-vm.sh), QEMU's printing the console of
+# each case; the kernel is an empty file under a scratch CACHE.  The
+# harness's own logic is real.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tools/test/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-. "$top/scripts/ports.sh"
-KREL=$(fl_kernel_krel "$(fl_ready_ports | tail -n1)")
-bin=$tmp/bin
-mkdir -p "$bin" "$tmp/cache/kernel-$KREL/boot" "$tmp/cache/kernel-$KREL/lib/modules/$KREL/kernel" "$tmp/mods"
-: >"$tmp/cache/kernel-$KREL/boot/vmlinuz-$KREL"
-# every virtio module built in: the harness then packs none
-printf 'kernel/drivers/virtio/%s.ko\n' virtio_ring virtio virtio_pci_modern_dev \
-	virtio_pci_legacy_dev virtio_pci >"$tmp/cache/kernel-$KREL/lib/modules/$KREL/modules.builtin"
-echo 'kernel/drivers/block/virtio_blk.ko' >>"$tmp/cache/kernel-$KREL/lib/modules/$KREL/modules.builtin"
-for t in busybox trace-cmd hackbench stress-ng; do
-	printf '#!/bin/sh\nexit 0\n' >"$bin/$t"
-done
-printf '#!/bin/sh\necho "$1: ELF 64-bit LSB executable, statically linked"\n' >"$bin/file"
+. "$top/tests/unit/fake-vm.sh"
 
 # The stand-in QEMU: case $FAKE_CASE, run number n (counted in
 # $FAKE_RUNS).  "jump" is a soft-lockup report 577595 s after boot, as

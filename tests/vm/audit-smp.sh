@@ -30,6 +30,6 @@ rc=0
 for k in $ports; do
 	echo "== audit-bigsmp [$k] with $n online vCPUs"
 	# shellcheck disable=SC2086
-	tests/vm/run-scenario.sh --kernel "$k" $vm --append "AB_ONLINE=$n" "$s" || rc=1
+	tests/vm/run-scenario.sh --kernel "$k" --no-vm-line $vm --append "AB_ONLINE=$n" "$s" || rc=1
 done
 exit $rc

@@ -85,18 +85,18 @@ entries() {
 }
 
 # scenario KREL NAME: run tests/vm/scenarios/NAME.guest.sh on the build's
-# own image with its "# fairlab-vm:" options; sets $verdict (ok/FAIL, by
-# its exit status), $vsecs (its seconds) and $vwait (the seconds before
-# FAIRLAB_VM_WRAPPER let it start, e.g. waiting for a free VM slot)
+# own image with its "# fairlab-vm:" options (run-scenario.sh reads them);
+# sets $verdict (ok/FAIL, by its exit status), $vsecs (its seconds) and
+# $vwait (the seconds before FAIRLAB_VM_WRAPPER let it start, e.g. waiting
+# for a free VM slot)
 scenario() {
-	local k=$1 s=tests/vm/scenarios/$2.guest.sh opts t t1 tf=$outroot/$1/.$2.started
-	opts=$(sed -n 's/^#[[:space:]]*fairlab-vm:[[:space:]]*//p' "$s" | head -n1)
+	local k=$1 s=tests/vm/scenarios/$2.guest.sh t t1 tf=$outroot/$1/.$2.started
 	t=$(date +%s)
 	rm -f "$tf"
 	# the scenario notes when it starts, inside the wrapper
-	# shellcheck disable=SC2016,SC2086
+	# shellcheck disable=SC2016
 	if ${wrap[@]+"${wrap[@]}"} sh -c 'date +%s >"$0"; exec "$@"' "$tf" \
-		tests/vm/run-scenario.sh --kernel "$k" $opts \
+		tests/vm/run-scenario.sh --kernel "$k" \
 		--out "$outroot/$k/$2" "$s" >"$outroot/$k/$2.log" 2>&1; then
 		verdict=ok
 	else

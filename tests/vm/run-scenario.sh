@@ -45,11 +45,17 @@
 #                    plugin: --qemu-arg "-plugin /path/p.so,k=v"
 #                    (tests/bench/bench-profile.sh)
 #   -v, --verbose    copy the guest console to stderr while it runs
+#   --no-vm-line     ignore the scenario's "# fairlab-vm: OPTIONS" line
+#   -h, --help       this text
+#
+# A scenario names the VM it needs in a "# fairlab-vm: OPTIONS" line (the
+# first such line): those options come first, the command line's after
+# them, so a value given here wins (--append and --qemu-arg add to the
+# line's).  tests/run.sh boots every scenario that way.
 #
 # The guest also gets /fairlab/build/writes: the booted build's tg->load_avg
 # write sites (FUNC+0xOFF lines) from its module/port/*/builds.tsv line,
 # when that names them (tests/vm/scenarios/surface-writes).
-#   -h, --help       this text
 #
 # Environment: CACHE (default <top>/.cache), KERNEL or KREL (see --kernel),
 # FAIRLAB_VM_TCG (the default of --tcg),
@@ -71,25 +77,34 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 vmdir=$top/tests/vm
 CACHE=${CACHE:-$top/.cache}
 . "$top/scripts/ports.sh"
-kernel=${KERNEL:-${KREL:-$(fl_ready_ports | tail -n1)}}
 
-smp=2
-numa=0
-threads=1
-dies=1
-mem=1024
-tmo=300
-out=
-append=
-tcg=${FAIRLAB_VM_TCG:-single}
-icount=
-qextra=()
-verbose=0
-scenario=
+# The options' defaults (set_defaults), then the options of ARGS (parse):
+# twice when the scenario has a "# fairlab-vm:" line, the line's first.
+set_defaults() {
+	kernel=${KERNEL:-${KREL:-$(fl_ready_ports | tail -n1)}}
+	smp=2
+	numa=0
+	threads=1
+	dies=1
+	mem=1024
+	tmo=300
+	out=
+	append=
+	tcg=${FAIRLAB_VM_TCG:-single}
+	icount=
+	qextra=()
+	verbose=0
+	scenario=
+	novmline=0
+}
 
-usage() { sed -n '3,46p' "$0" | sed 's/^# \{0,1\}//'; }
+# the comment at the top, all of it
+usage() { awk 'NR < 4 { next } !/^#/ { exit } { sub(/^# ?/, ""); print }' "$0"; }
 die() { echo "run-scenario: error: $*" >&2; exit 2; }
 
+# where the options being parsed come from, for their errors
+from=
+parse() {
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=${2:?--kernel needs a value}; shift 2 ;;
@@ -118,13 +133,30 @@ while [ $# -gt 0 ]; do
 	--qemu-arg) read -r -a qa <<<"${2:?--qemu-arg needs a value}"; qextra+=("${qa[@]}"); shift 2 ;;
 	--qemu-arg=*) read -r -a qa <<<"${1#*=}"; qextra+=("${qa[@]}"); shift ;;
 	-v|--verbose) verbose=1; shift ;;
+	--no-vm-line) novmline=1; shift ;;
 	-h|--help) usage; exit 0 ;;
-	-*) die "unknown option $1 (see --help)" ;;
-	*) [ -z "$scenario" ] || die "only one scenario per run"; scenario=$1; shift ;;
+	-*) die "unknown option $1$from (see --help)" ;;
+	*) [ -z "$scenario" ] || die "only one scenario per run$from"; scenario=$1; shift ;;
 	esac
 done
+}
 
+set_defaults
+parse "$@"
 [ -n "$scenario" ] || { usage >&2; die "no scenario given"; }
+vmline=
+if [ "$novmline" = 0 ] && [ -f "$scenario" ]; then
+	vmline=$(sed -n 's/^#[[:space:]]*fairlab-vm:[[:space:]]*//p' "$scenario" | head -n1)
+fi
+if [ -n "$vmline" ]; then
+	read -r -a vmwords <<<"$vmline"
+	from=" in $scenario's fairlab-vm line"
+	set_defaults
+	parse "${vmwords[@]}"
+	[ -z "$scenario" ] || die "a scenario name ($scenario)$from: options only"
+	from=
+	parse "$@"
+fi
 KREL=$(fl_kernel_krel "$kernel")
 [ -n "$KREL" ] || die "no port for kernel '$kernel'; supported builds: $(fl_supported)"
 export KREL
@@ -438,7 +470,7 @@ watchdog() {
 	echo quit >&9
 }
 
-echo "# $sname: kernel=$KREL smp=$smp numa=$numa dies=$dies threads=$threads mem=${mem}M modules=$nko timeout=${tmo}s" >&2
+echo "# $sname: kernel=$KREL smp=$smp numa=$numa dies=$dies threads=$threads mem=${mem}M modules=$nko timeout=${tmo}s${vmline:+ (fairlab-vm line: $vmline)}" >&2
 t0=$(date +%s.%N)
 # in the background, so INT/TERM reach our trap at once (GNU timeout runs
 # in its own process group and passes a TERM on to QEMU)

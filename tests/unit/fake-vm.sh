@@ -3,12 +3,14 @@
 #
 # Stand-ins for testing tests/vm/run-scenario.sh without a VM
 # (tests/unit/vm-*.t): busybox, trace-cmd, hackbench, stress-ng and
-# file(1) on PATH in $tmp/bin, a scratch CACHE with an empty kernel image
+# file(1) in $tmp/bin, for PATH, a scratch CACHE with an empty kernel image
 # of the newest port, every virtio module built in (the harness then packs
 # none), and an empty module dir.  The caller writes its own stand-in
-# $tmp/bin/qemu-system-x86_64.  Source it with "top" and "tmp" set; sets
-# KREL and bin.
+# $tmp/bin/qemu-system-x86_64.  Source it with "top" set; sets tmp (a
+# scratch directory, removed at exit), KREL and bin.
 
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 . "$top/scripts/ports.sh"
 KREL=$(fl_kernel_krel "$(fl_ready_ports | tail -n1)")
 bin=$tmp/bin

@@ -16,9 +16,6 @@
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tools/test/tap.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
 . "$top/tests/unit/fake-vm.sh"
 
 # The stand-in QEMU: case $FAKE_CASE, run number n (counted in

@@ -13,9 +13,6 @@
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tools/test/tap.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
 . "$top/tests/unit/fake-vm.sh"
 cat >"$bin/qemu-system-x86_64" <<'EOF2'
 #!/bin/bash

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +44,12 @@ struct worker {
 };
 
 struct par {
-	const struct fl_par_src *s;
+	/*
+	 * The caller's source, copied: a stalled thread left running must not
+	 * read the caller's stack after fl_par_run() returns.
+	 */
+	struct fl_par_src src;
+	const struct fl_par_src *s;	/* &src */
 	int threads;
 	int items;			/* records per slot (slot_items()) */
 	pthread_mutex_t lock;
@@ -60,6 +66,26 @@ struct par {
 };
 
 static struct fl_par_stats last;
+
+/*
+ * What is left on purpose (fl_par_keep()), reachable from here.  A fixed
+ * array: a faulted thread must not call malloc (the fault may have come
+ * inside it, its lock held).
+ */
+#define FL_PAR_KEPT	1024
+static void *kept[FL_PAR_KEPT];
+static atomic_uint nkept;
+
+void fl_par_keep(void *ptr)
+{
+	unsigned int i;
+
+	if (!ptr)
+		return;
+	i = atomic_fetch_add(&nkept, 1);
+	if (i < FL_PAR_KEPT)
+		kept[i] = ptr;
+}
 
 const struct fl_par_stats *fl_par_last_stats(void)
 {
@@ -134,7 +160,8 @@ static void *decode_thread(void *arg)
 		snprintf(msg, sizeof(msg), "libtraceevent faulted decoding the records of CPU index %d (a corrupt ring-buffer page)",
 			 cur);
 		set_fatal(p, msg);
-		goto out;	/* its state is inconsistent: left, not freed */
+		fl_par_keep(work);	/* its state is inconsistent: left, not freed */
+		goto out;
 	}
 	fl_guard_local_env = &env;
 	for (;;) {
@@ -319,7 +346,8 @@ int fl_par_run(const struct fl_par_src *s, int threads,
 		snprintf(err, errlen, "out of memory");
 		return -2;
 	}
-	p->s = s;
+	p->src = *s;
+	p->s = &p->src;
 	p->threads = threads;
 	p->items = slot_items(s->streams);
 	p->stall_ms = fl_guard_stall_secs() * 1000u;
@@ -343,11 +371,17 @@ int fl_par_run(const struct fl_par_src *s, int threads,
 	last.merge_cpu_secs = cpu_now() - t0;
 	last.merge_wait_secs = wait;
 	if (ret == -3 && !strncmp(err, "libtraceevent made no progress", 30)) {
-		/* a thread spins in the library on memory it may read: leave it all */
+		/*
+		 * A thread spins in the library on memory it may read: leave
+		 * it all.  Should it come back, it finds quit set, and what it
+		 * then touches is p and the caller's source, which the caller
+		 * leaves too (-4).
+		 */
 		for (w = 0; w < threads; w++)
 			if (p->wk[w].started)
 				pthread_detach(p->wk[w].t);
-		return ret;
+		fl_par_keep(p);
+		return -4;
 	}
 	for (w = 0; w < threads; w++)
 		if (p->wk[w].started)

@@ -18,7 +18,8 @@
  * libraries while one of them walks ends the run with an error (guard.h:
  * fl_guard_local_env), as one in the reader's thread does, and so does a
  * stall of FAIRLAB_STALL_SECS (their state is then left alone, never
- * freed: the caller abandons the recording).
+ * freed but kept reachable, fl_par_keep(): the caller abandons the
+ * recording).
  */
 #ifndef FL_PARDECODE_H
 #define FL_PARDECODE_H
@@ -61,12 +62,22 @@ struct fl_par_src {
  * Every record of every stream to @deliver in timestamp order, until it
  * returns < 0, on @threads (>= 2) decoding threads.  Returns 0 at the
  * end, @deliver's negative value, -2 with a message in @err (corrupt
- * data, out of memory), or -3 with a message when a decoding thread
- * stalled or faulted (its memory is then leaked, not freed).
+ * data, out of memory), -3 with a message when a decoding thread faulted
+ * (its work is left, fl_par_keep()), or -4 with a message when one
+ * stalled: the threads are left running, and the caller must leave
+ * (fl_par_keep()) whatever @s->src lets them reach.
  */
 int fl_par_run(const struct fl_par_src *s, int threads,
 	       int (*deliver)(const struct fl_par_item *it, void *arg), void *arg,
 	       char *err, size_t errlen);
+
+/*
+ * Keeps @ptr, an object left on purpose after a fault or a stall (never
+ * freed: a thread may still use it, or its state is inconsistent),
+ * reachable, so that a leak checker does not report it (the fuzz test
+ * runs LeakSanitizer at exit); the first 1,024 of a process.
+ */
+void fl_par_keep(void *ptr);
 
 /* CPU time of the last run, for FAIRLAB_PROFILE: decoding threads, merge. */
 struct fl_par_stats {

@@ -34,7 +34,7 @@ struct fl_reader {
 	struct fl_pages *pages;		/* page-by-page reading state */
 	struct fl_zpages *z;		/* zstd chunks read in place, NULL: not */
 	char z_why[160];		/* why not, for FAIRLAB_PROFILE */
-	bool z_left;			/* a stalled decoding thread may use z */
+	bool z_left;			/* a stalled decoding thread may use r, z, h */
 	int threads;			/* decoding threads (pardecode.h), 1: none */
 	bool engine_failed;
 	bool abandoned;			/* h left inconsistent: never close it */
@@ -605,8 +605,8 @@ static int iterate_parallel(struct fl_reader *r, char *err, size_t errlen)
 	fl_guard_ours = 1;
 	ret = fl_par_run(&src, r->threads, on_item, r, err, errlen);
 	fl_guard_ours = 0;
-	if (ret == -3)
-		r->z_left = true;	/* a decoding thread may still use it */
+	if (ret == -4)
+		r->z_left = true;	/* a stalled decoding thread may still use r */
 	return ret < 0 ? -1 : 0;
 }
 
@@ -761,8 +761,16 @@ void fl_reader_close(struct fl_reader *r)
 {
 	if (!r)
 		return;
-	if (!r->z_left)
-		fl_zpages_free(r->z);
+	if (r->z_left) {
+		/*
+		 * A stalled decoding thread may come back to r, r->z and the
+		 * libraries' handle (fl_par_run()): all left, kept reachable.
+		 */
+		fl_par_keep(r->z);
+		fl_par_keep(r);
+		return;
+	}
+	fl_zpages_free(r->z);
 	if (r->abandoned)
 		close(r->fd);
 	else if (r->h)

@@ -49,7 +49,6 @@ struct par {
 	 * read the caller's stack after fl_par_run() returns.
 	 */
 	struct fl_par_src src;
-	const struct fl_par_src *s;	/* &src */
 	int threads;
 	int items;			/* records per slot (slot_items()) */
 	pthread_mutex_t lock;
@@ -123,7 +122,7 @@ static int most_needed(struct par *p, int w, bool *all_done)
 	int i, best = -1;
 
 	*all_done = true;
-	for (i = w; i < p->s->streams; i += p->threads) {
+	for (i = w; i < p->src.streams; i += p->threads) {
 		if (p->st[i].finished)
 			continue;
 		*all_done = false;
@@ -140,7 +139,7 @@ static void *decode_thread(void *arg)
 {
 	struct worker *wk = arg;
 	struct par *p = wk->p;
-	const struct fl_par_src *s = p->s;
+	const struct fl_par_src *s = &p->src;
 	double t0 = cpu_now();
 	volatile int cur = -1;
 	char msg[200];
@@ -280,12 +279,12 @@ static int merge(struct par *p, int (*deliver)(const struct fl_par_item *it, voi
 	int n = 0, i, ret = 0, got;
 	struct fl_key *h;
 
-	h = malloc((size_t)p->s->streams * sizeof(*h));
+	h = malloc((size_t)p->src.streams * sizeof(*h));
 	if (!h) {
 		snprintf(err, errlen, "out of memory");
 		return -2;
 	}
-	for (i = 0; i < p->s->streams; i++) {
+	for (i = 0; i < p->src.streams; i++) {
 		got = next_item(p, i, &it, err, errlen, wait);
 		if (got < 0) {
 			free(h);
@@ -347,7 +346,6 @@ int fl_par_run(const struct fl_par_src *s, int threads,
 		return -2;
 	}
 	p->src = *s;
-	p->s = &p->src;
 	p->threads = threads;
 	p->items = slot_items(s->streams);
 	p->stall_ms = fl_guard_stall_secs() * 1000u;

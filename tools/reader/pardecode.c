@@ -10,7 +10,6 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
 #include "guard.h"
@@ -58,6 +57,7 @@ struct par {
 	unsigned int stall_ms;		/* no slot filled for that long: a stall */
 	bool quit;			/* under lock */
 	bool fatal;			/* under lock: fatal_msg says why */
+	bool stalled;			/* the merge's: the fatal end was a stall */
 	char fatal_msg[200];
 	double decode_cpu;		/* under lock */
 	struct stream *st;
@@ -237,6 +237,7 @@ static int next_item(struct par *p, int i, const struct fl_par_item **it,
 					idle_ms = 0;
 				} else if ((idle_ms += WAIT_MS) >= p->stall_ms) {
 					p->fatal = true;
+					p->stalled = true;
 					snprintf(p->fatal_msg, sizeof(p->fatal_msg),
 						 "libtraceevent made no progress for %u s decoding the records of CPU index %d (a corrupt ring-buffer page makes it loop)",
 						 p->stall_ms / 1000, i);
@@ -368,7 +369,7 @@ int fl_par_run(const struct fl_par_src *s, int threads,
 	last.items = p->items;
 	last.merge_cpu_secs = cpu_now() - t0;
 	last.merge_wait_secs = wait;
-	if (ret == -3 && !strncmp(err, "libtraceevent made no progress", 30)) {
+	if (ret == -3 && p->stalled) {
 		/*
 		 * A thread spins in the library on memory it may read: leave
 		 * it all.  Should it come back, it finds quit set, and what it

@@ -350,10 +350,16 @@ int fl_zpages_open(int fd, struct tracecmd_input *h, struct fl_zpages **out,
 			s->left = le32toh(v);
 			s->pos += sizeof(cnt);
 		}
+	}
+	/*
+	 * The layout is freed before the first pages are walked: a walk is in
+	 * libtraceevent, where a guard jump can end this call, and would leave
+	 * the layout on a frame that is gone, reachable from nothing.
+	 */
+	fl_v7layout_free(&l);
+	for (i = 0; i < n; i++)
 		if (next_page(&z->m, i) < 0)
 			goto unsupported;
-	}
-	fl_v7layout_free(&l);
 	*out = z;
 	return 0;
 oom:

@@ -73,8 +73,9 @@ struct fa_fj *fa_fj_start(void (*fn)(void *arg), void *arg)
 	 * Unasked, only with a core for it: the reader's pipeline already
 	 * keeps two threads busy (decoding or the merge, and the engine),
 	 * and a third on two cores only takes turns with them.  Measured on
-	 * 2 cores (tools/README.md, "Speed of fairlab whatif"): the helper
-	 * made whatif 1.4x slower by wall clock and 1.8x by CPU time.
+	 * 2 cores (docs/history/2026-12-05-analyzer-speed.md, "Speed of
+	 * fairlab whatif"): the helper made whatif 1.4x slower by wall clock
+	 * and 1.8x by CPU time.
 	 * Unasked, the caller also tries whether it pays (fa_fj_asked()).
 	 */
 	if (!env && usable_cpus() < FA_FJ_MIN_CPUS)

@@ -102,9 +102,10 @@ static void rebalance(struct fa_replay *r, u64 own_ns, u64 other_ns)
  * a wall-clock gain only where a core is free for it and close to the
  * engine's, and the handoff moves every record's cache lines between the
  * two.  On one 2-core host, within minutes, the same replay took 1.7 s or
- * 2.6 s on two threads, against 2.05 s on one (tools/README.md, "Speed of
- * fairlab whatif").  So RP_TRY full batches go each way, timed by the
- * wall clock from handoff to handoff, and the faster way keeps the next
+ * 2.6 s on two threads, against 2.05 s on one
+ * (docs/history/2026-12-05-analyzer-speed.md, "Speed of fairlab whatif").
+ * So RP_TRY full batches go each way, timed by the wall clock from handoff
+ * to handoff, and the faster way keeps the next
  * RP_KEEP batches; then again.  Trying costs at most RP_TRY of every
  * 2 * RP_TRY + RP_KEEP batches the slower way.  Which thread replays a
  * policy changes no figure.
@@ -118,7 +119,8 @@ enum { RP_TRY_TWO, RP_TRY_ONE, RP_KEPT };
  * fa_replay.mid.  On one thread, part[0] takes them all: each part does
  * some work per record whatever its policies (its rules checked, a
  * read's kernel shares worked out), and one pass over the batch instead
- * of two took 4.5% less CPU (tools/README.md, "Speed of fairlab whatif").
+ * of two took 4.5% less CPU (docs/history/2026-12-05-analyzer-speed.md,
+ * "Speed of fairlab whatif").
  */
 static void set_solo(struct fa_replay *r, bool solo)
 {

@@ -263,7 +263,8 @@ struct rp_rec {
  * Records gathered, then replayed a batch at a time (fa_replay_flush()),
  * in record order under each part: on one thread too, where the engine's
  * loop over a batch and then the replay's took 7-10% less CPU than the
- * two interleaved per record (tools/README.md, "Speed of fairlab whatif").
+ * two interleaved per record (docs/history/2026-12-05-analyzer-speed.md,
+ * "Speed of fairlab whatif").
  */
 #define RP_BATCH 2048
 

@@ -22,7 +22,10 @@
 #    the same message on 1 and 2 threads;
 #  - a page whose padding points back at its first event (kbuffer then
 #    re-reads its events for ever, tools/test/v7_chunks.py): the
-#    record bound ends it, exit 1, on 1 and 2 threads and through the copy.
+#    record bound ends it, exit 1, on 1 and 2 threads and through the copy;
+#  - a first page whose padding points at itself (kbuffer never returns
+#    from it while the file is opened): the watchdog ends it, exit 1
+#    naming the page, nothing left unreachable (LeakSanitizer).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tools/test/tap.sh"
@@ -189,6 +192,24 @@ else
 			eval 'test $s = 1 && grep -q "more records than the file" "$tmp/err" &&
 			      ! grep -E -q "$SAN_REPORT" "$tmp/err"'
 	done
+fi
+# The same padding as a page's first event, pointing at itself: kbuffer
+# skips it for ever without returning, in the reader's first walk of CPU
+# 0's pages while it opens the file; the watchdog's jump must leave
+# nothing unreachable (LeakSanitizer at exit: exit 99) and name the page.
+if ! command -v zstd >/dev/null; then
+	not_ok "the zstd command (make deps) to build a page kbuffer never leaves"
+elif ! python3 "$top/tools/test/v7_chunks.py" stall "$f" "$tmp/stall.dat" >/dev/null; then
+	not_ok "a page kbuffer never leaves made from $f"
+else
+	FAIRLAB_STALL_SECS=1 timeout 120 "$FAIRLAB" report "$tmp/stall.dat" >"$tmp/out" 2>"$tmp/err"; s=$?
+	check "a first page kbuffer never leaves, read in place: exit 1 (exit $s) naming the page, no sanitizer report" \
+		eval 'test $s = 1 && grep -q "no progress walking a CPU.s first ring-buffer page" "$tmp/err" &&
+		      ! grep -E -q "$SAN_REPORT" "$tmp/err"'
+	FAIRLAB_ZSTD=0 FAIRLAB_STALL_SECS=1 timeout 120 "$FAIRLAB" report "$tmp/stall.dat" \
+		>"$tmp/out" 2>"$tmp/err"; s=$?
+	check "the same page through the copy: exit 1 (exit $s) with a message, no sanitizer report" \
+		eval 'test $s = 1 && grep -q "no progress" "$tmp/err" && ! grep -E -q "$SAN_REPORT" "$tmp/err"'
 fi
 head -c $(($(stat -c %s "$f") * 7 / 10)) "$f" >"$tmp/trunc.dat"
 run_fl "$tmp/out" "$tmp/err" report "$tmp/trunc.dat"; s=$?

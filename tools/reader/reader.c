@@ -42,6 +42,7 @@ struct fl_reader {
 	int fd;				/* the file, owned by h once it exists */
 	u64 max_records;		/* more than the data can hold: a loop */
 	const char *open_error;
+	int jump;			/* the guard's last jump (guard.h), 0: none */
 	int copy_fd;
 	char copy_error[160];
 };
@@ -230,17 +231,20 @@ static int guarded(struct fl_reader *r, int (*step)(struct fl_reader *, int),
 		if (err >= 0)
 			dup2(null, STDERR_FILENO);
 	}
+	r->jump = 0;
 	switch (sigsetjmp(fl_guard_env, 1)) {
 	case 0:
 		fl_guard_arm(6 * fl_guard_stall_secs());
 		ret = step(r, fd);
 		break;
 	case FL_GUARD_STALL:
+		r->jump = FL_GUARD_STALL;
 		r->open_error = "libtracecmd made no progress opening it (corrupt trace.dat)";
 		r->abandoned = true;
 		ret = -1;
 		break;
 	default:
+		r->jump = FL_GUARD_FAULT;
 		r->open_error = "libtracecmd faulted opening it (corrupt trace.dat)";
 		r->abandoned = true;
 		ret = -1;
@@ -291,10 +295,16 @@ static int use_uncompressed_copy(struct fl_reader *r, const char *name,
 
 	if (!env || strcmp(env, "0")) {
 		if (guarded(r, zpages_step, r->fd, true)) {
-			/* the handle a jump left part-built (zpages.h) */
+			/*
+			 * The handle a jump left part-built (zpages.h): the
+			 * jump came from the first walk of a CPU's pages, in
+			 * libtraceevent, not from libtracecmd's open.
+			 */
 			fl_zpages_free(r->z);
 			r->z = NULL;
-			snprintf(err, errlen, "%s: %s", name, r->open_error);
+			snprintf(err, errlen, "%s: %s", name, r->jump == FL_GUARD_STALL ?
+				 "libtraceevent made no progress walking a CPU's first ring-buffer page (a corrupt page makes it loop)" :
+				 "libtraceevent faulted walking a CPU's first ring-buffer page (corrupt trace.dat)");
 			return -1;
 		}
 		if (r->z)

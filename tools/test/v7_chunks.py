@@ -15,7 +15,13 @@ v7_chunks.py loop SRC DST
     recompressed with the zstd CLI (level 19, no checksum) and padded to
     its old compressed size with a zstd skippable frame, so that no offset
     of the file moves.  Prints the offsets of CPU 0's data, of the chunk
-    and of the padding in the page's data."""
+    and of the padding in the page's data.
+
+v7_chunks.py stall SRC DST
+    the same, with the padding the page's first event and its length
+    pointing at itself: kbuffer then skips that padding for ever without
+    returning an event, in the first walk of the page (the reader's
+    watchdog, FAIRLAB_STALL_SECS, ends it)."""
 import struct
 import subprocess
 import sys
@@ -75,7 +81,7 @@ def offsets(path):
     print(cpu0, c3, chunk_after(d, c3))
 
 
-def loop(src, dst):
+def loop(src, dst, first=False):
     d = bytearray(open(src, 'rb').read())
     cpu0 = cpu0_offset(d)
     c = cpu0 + 4                                  # after the chunk count
@@ -86,7 +92,7 @@ def loop(src, dst):
     if len(raw) != usize:
         sys.exit('chunk decompressed to %d bytes, not %d' % (len(raw), usize))
     base = 16                                     # timestamp, commit (8 each)
-    off = after_two_events(raw, base)
+    off = 0 if first else after_two_events(raw, base)
     # type_len 29 (padding), delta 0; length back to the first event
     struct.pack_into('<II', raw, base + off, 29, (1 << 32) - (off + 4))
     z = subprocess.run(['zstd', '-19', '-c', '--no-check'], input=bytes(raw),
@@ -102,7 +108,7 @@ def loop(src, dst):
 
 if len(sys.argv) == 3 and sys.argv[1] == 'offsets':
     offsets(sys.argv[2])
-elif len(sys.argv) == 4 and sys.argv[1] == 'loop':
-    loop(sys.argv[2], sys.argv[3])
+elif len(sys.argv) == 4 and sys.argv[1] in ('loop', 'stall'):
+    loop(sys.argv[2], sys.argv[3], sys.argv[1] == 'stall')
 else:
-    sys.exit('usage: v7_chunks.py offsets FILE | loop SRC DST')
+    sys.exit('usage: v7_chunks.py offsets FILE | loop SRC DST | stall SRC DST')

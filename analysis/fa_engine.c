@@ -407,6 +407,9 @@ int fa_engine_finish(struct fa_engine *e)
 	fa_series_finish(e);
 	if (close_segment(e, e->now))
 		goto fail;
+	/* the replay's thread done with what the closes queued */
+	if (e->cfg.replay && fa_replay_finish(e->cfg.replay))
+		goto fail;
 	e->total.t_end = e->now;
 	return 0;
 fail:

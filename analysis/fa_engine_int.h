@@ -294,6 +294,11 @@ int fa_replay_close(struct fa_replay *r, const struct fa_segment *s);
  * before anything they read changes: the nodes of CPUs.
  */
 void fa_replay_flush(struct fa_replay *r);
+/*
+ * The end of the records (fa_engine_finish()): every record and close
+ * replayed; -1 when the replay ran out of memory.
+ */
+int fa_replay_finish(struct fa_replay *r);
 
 /* tg->load_avg before the attempt (a record holds it after). */
 static inline s64 fa_tg_load_before(const struct fa_tg_update *u)

@@ -57,12 +57,24 @@ static void *helper(void *p)
 	return NULL;
 }
 
+int fa_thread_start(pthread_t *th, void *(*fn)(void *), void *arg)
+{
+	sigset_t all, old;
+	int err;
+
+	/* signals stay with the caller's thread */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_create(th, NULL, fn, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return err;
+}
+
 struct fa_fj *fa_fj_start(void (*fn)(void *arg), void *arg)
 {
 	const char *env = getenv("FAIRLAB_THREADS");
 	/* "auto": the helper whatever the cores, its use tried as it goes */
 	bool try = env && !strcmp(env, "auto");
-	sigset_t all, old;
 	struct fa_fj *f;
 	int err;
 
@@ -89,11 +101,7 @@ struct fa_fj *fa_fj_start(void (*fn)(void *arg), void *arg)
 	pthread_mutex_init(&f->mu, NULL);
 	pthread_cond_init(&f->go_cv, NULL);
 	pthread_cond_init(&f->done_cv, NULL);
-	/* signals stay with the caller's thread */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	err = pthread_create(&f->th, NULL, helper, f);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	err = fa_thread_start(&f->th, helper, f);
 	if (err) {
 		pthread_cond_destroy(&f->done_cv);
 		pthread_cond_destroy(&f->go_cv);
@@ -118,6 +126,15 @@ void fa_fj_wait(struct fa_fj *f)
 	while (f->done != f->go)
 		pthread_cond_wait(&f->done_cv, &f->mu);
 	pthread_mutex_unlock(&f->mu);
+}
+
+bool fa_fj_ring_wanted(void)
+{
+	const char *env = getenv("FAIRLAB_THREADS");
+
+	if (env)
+		return !strcmp(env, "ring");
+	return usable_cpus() >= 2;
 }
 
 int fa_fj_asked(const struct fa_fj *f)

@@ -16,14 +16,20 @@
  * CPU-time gain.  FAIRLAB_THREADS=0 (no thread besides the caller's:
  * the reader's pipeline neither) or 1 (the pipeline's only) in the
  * environment makes fa_fj_start() return NULL; 2 or more starts the
- * helper whatever the cores, asked for (fa_fj_asked()).  Unset, the
- * helper starts only when the process may run on FA_FJ_MIN_CPUS CPUs or
- * more (the reader's pipeline keeps two busy already), not asked for: its
- * caller then tries whether it pays.  "auto" starts it whatever the
- * cores, not asked for (to try it on two).
+ * helper whatever the cores, asked for (fa_fj_asked()).  "auto" starts
+ * it whatever the cores, not asked for: its caller then tries whether it
+ * pays.
+ *
+ * Unset, the what-if replay does not split its policies: it runs them all
+ * on a thread of its own fed through a ring (fa_replay_ring.c) when the
+ * process may run on 2 CPUs or more, and on the caller's thread on one;
+ * "ring" asks for the ring whatever the cores (fa_fj_ring_wanted()).
  */
 #ifndef FA_FORKJOIN_H
 #define FA_FORKJOIN_H
+
+#include <pthread.h>
+#include <stdbool.h>
 
 #define FA_FJ_MIN_CPUS	3
 
@@ -35,5 +41,9 @@ void fa_fj_wait(struct fa_fj *f);
 void fa_fj_stop(struct fa_fj *f);
 /* Whether FAIRLAB_THREADS asked for the helper (not the CPU count). */
 int fa_fj_asked(const struct fa_fj *f);
+/* A thread that takes no signal (they stay with the caller's); 0 or an errno. */
+int fa_thread_start(pthread_t *th, void *(*fn)(void *), void *arg);
+/* Whether the what-if replay goes to a thread of its own through a ring. */
+bool fa_fj_ring_wanted(void);
 
 #endif /* FA_FORKJOIN_H */

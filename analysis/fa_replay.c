@@ -143,21 +143,29 @@ struct fa_replay *fa_replay_new_layouts(const struct fl_tg_policy *pol,
 	}
 	r->range[RP_NR] = k;
 	/*
-	 * Records batched on one thread too (rp_handoff()); two halves on
-	 * two threads, when a helper thread starts.  Without the batch's
-	 * memory, each record is replayed as it comes.
+	 * Records batched on one thread too (rp_handoff()); every policy on
+	 * a replay thread fed through a ring when fa_fj_ring_wanted(), or
+	 * two halves on two threads when a helper thread starts.  Without
+	 * the batch's memory, each record is replayed as it comes.
 	 */
 	r->buf = calloc_lines(2 * RP_BATCH, sizeof(*r->buf));
 	r->batch = r->buf;
-	if (r->buf && n >= 2)
-		r->fj = fa_fj_start(rp_helper_job, r);
-	r->mid = n / 2;
-	if (r->fj) {
-		r->forced = fa_fj_asked(r->fj);
-		rp_set_part(r, &r->part[0], 0, r->mid);
-		rp_set_part(r, &r->part[1], r->mid, n);
+	if (r->buf && n >= 2 && fa_fj_ring_wanted() && !rp_ring_start(r)) {
+		/* every policy in part[1], on the ring's thread */
+		r->mid = 0;
+		rp_set_part(r, &r->part[0], 0, 0);
+		rp_set_part(r, &r->part[1], 0, n);
 	} else {
-		rp_set_part(r, &r->part[0], 0, n);
+		if (r->buf && n >= 2)
+			r->fj = fa_fj_start(rp_helper_job, r);
+		r->mid = n / 2;
+		if (r->fj) {
+			r->forced = fa_fj_asked(r->fj);
+			rp_set_part(r, &r->part[0], 0, r->mid);
+			rp_set_part(r, &r->part[1], r->mid, n);
+		} else {
+			rp_set_part(r, &r->part[0], 0, n);
+		}
 	}
 	r->part[0].pend.held = r->pend_held;
 	r->part[1].pend.held = r->pend_held;
@@ -166,7 +174,20 @@ struct fa_replay *fa_replay_new_layouts(const struct fl_tg_policy *pol,
 
 int fa_replay_threads(const struct fa_replay *r)
 {
-	return r->fj ? 2 : 1;
+	return r->fj || r->ring ? 2 : 1;
+}
+
+bool fa_replay_ringed(const struct fa_replay *r, u64 *engine_wait_ns,
+		      u64 *replay_wait_ns)
+{
+	rp_ring_waits(r, engine_wait_ns, replay_wait_ns);
+	return r->ring;
+}
+
+int fa_replay_finish(struct fa_replay *r)
+{
+	fa_replay_flush(r);
+	return r->part[0].nomem || r->nomem1 ? -1 : 0;
 }
 
 int fa_replay_batches(const struct fa_replay *r, u64 *one, u64 *two)
@@ -182,6 +203,7 @@ void fa_replay_free(struct fa_replay *r)
 
 	if (!r)
 		return;
+	rp_ring_stop(r);
 	fa_fj_stop(r->fj);
 	free(r->buf);
 	free(r->part[0].pend.v);
@@ -258,6 +280,9 @@ struct rp_tg *rp_get_tg(struct fa_replay *r, u32 i, u32 cpu)
 		r->ntg = n;
 	}
 	t = &r->tg[i];
+	/* with the ring, a segment's close walks every group's slots */
+	if (!t->gp || (r->cont_on && !t->cont) || (r->split && !t->lay))
+		rp_quiesce(r);
 	if (!t->gp) {
 		t->gp = calloc_lines(r->npol, sizeof(*t->gp));
 		t->gc = calloc_lines(r->npol, sizeof(*t->gc));

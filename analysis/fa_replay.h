@@ -116,8 +116,20 @@ void fa_replay_free(struct fa_replay *r);
 void fa_replay_set_contention(struct fa_replay *r, u64 window_ns,
 			      const double ns[3], u32 cpus_per_node);
 
-/* The threads it replays on: 2 with a helper (fa_forkjoin.h), else 1. */
+/*
+ * The threads it replays on: 2 with a helper (fa_forkjoin.h) or a replay
+ * thread fed through a ring, else 1.
+ */
 int fa_replay_threads(const struct fa_replay *r);
+/*
+ * Whether every policy is replayed on a thread of its own, fed through a
+ * ring of batches (FAIRLAB_THREADS, fa_forkjoin.h); and how long, wall
+ * clock, the engine's thread waited for a free slot or the replay at a
+ * drain (@engine_wait_ns) and the replay thread for records.
+ */
+bool fa_replay_ringed(const struct fa_replay *r, u64 *engine_wait_ns,
+		      u64 *replay_wait_ns);
+
 /*
  * With a helper: the full batches of records replayed on the engine's
  * thread alone (@one) and on both (@two), and whether FAIRLAB_THREADS

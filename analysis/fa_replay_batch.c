@@ -42,6 +42,10 @@ void rp_helper_job(void *arg)
 
 void rp_quiesce(struct fa_replay *r)
 {
+	if (r->ring) {
+		rp_ring_drain(r);
+		return;
+	}
 	if (!r->busy)
 		return;
 	fa_fj_wait(r->fj);
@@ -180,6 +184,10 @@ void rp_handoff(struct fa_replay *r, bool sync)
 	u32 n = r->nbatch;
 	u64 t0;
 
+	if (r->ring) {
+		rp_ring_handoff(r, sync);
+		return;
+	}
 	if (!n) {
 		if (sync)
 			rp_quiesce(r);

@@ -2,23 +2,22 @@
 /*
  * What-if replay: the errors held up to a segment's end, the switches of
  * unknown distance resolved, and each policy's figures at a segment's
- * close, merged as the engine merges its own.
+ * close, merged as the engine merges its own.  What the engine's thread
+ * owns (the groups' clocks, the cfs_rqs' last reads, its counters) is
+ * worked out at the close; the per-policy part follows as struct rp_cap,
+ * applied at once or, with the ring, behind the records before it.
  */
 #include <string.h>
 
 #include "fa_replay_int.h"
 
-/* Group @i's errors under every policy held from its last record to @t_end. */
-static void advance(struct fa_replay *r, const struct fa_tg *g,
-		    struct rp_tg *t, u64 *clock, u64 t_end)
+/* Group @i's errors under every policy held @dt more, up to its @clock. */
+static void apply_adv(struct fa_replay *r, u32 i, u64 dt, u64 clock)
 {
-	double dtd;
-	u64 dt;
+	struct rp_tg *t = &r->tg[i];
+	double dtd = (double)dt;
 	u32 p;
 
-	dt = g->timed && t_end > g->last_ts ? t_end - g->last_ts : 0;
-	dtd = (double)dt;
-	*clock += dt;
 	for (p = 0; p < r->npol; p++) {
 		if (dt) {
 			t->gp[p].abs_time += t->gp[p].a * dtd;
@@ -26,43 +25,95 @@ static void advance(struct fa_replay *r, const struct fa_tg *g,
 				t->gc[p].rel_time += t->gc[p].rel * dtd;
 		}
 		/* the buckets complete when the results are read */
-		hold(r->pol[p].err, &t->gp[p], &t->gc[p], *clock, r->rel);
+		hold(r->pol[p].err, &t->gp[p], &t->gc[p], clock, r->rel);
 	}
 }
 
-/* Group @t's read errors under every policy held up to @t_end (fa_read_advance()). */
-static void advance_reads(struct fa_replay *r, struct rp_tg *t, u64 t_end)
+/* Group @i's cfs_rq @k's read errors under every policy held @dt more. */
+static void apply_reads(struct fa_replay *r, u32 i, u32 k, u64 dt)
 {
-	u32 k, p;
+	struct rp_tg *t = &r->tg[i];
+	struct rp_rd *rd = &t->rd[(size_t)k * r->npol];
+	u32 p;
 
-	for (k = 0; k < t->nr_rd; k++) {
-		struct rp_cfs *c = &t->cfs[k];
-		struct rp_rd *rd = &t->rd[(size_t)k * r->npol];
-		u64 dt;
-
-		if (!c->rd_seen || t_end <= c->rd_ts)
-			continue;
-		dt = t_end - c->rd_ts;
-		for (p = 0; p < r->npol; p++) {
-			fa_err_span_abs(r->pol[p].sh, &t->gs[p].sh_abs_time, rd[p].a,
-					rd[p].ia, dt, (double)dt, true);
-			fa_err_span_rel(r->pol[p].sh, &t->gs[p].sh_rel_time, rd[p].rel,
-					rd[p].ir, dt, (double)dt, true);
-			fa_err_span_bnd(r->pol[p].sh, &t->gs[p].sh_bnd_time, rd[p].b,
-					rd[p].ib, dt, (double)dt, true);
-		}
-		c->rd_ts = t_end;
+	for (p = 0; p < r->npol; p++) {
+		fa_err_span_abs(r->pol[p].sh, &t->gs[p].sh_abs_time, rd[p].a,
+				rd[p].ia, dt, (double)dt, true);
+		fa_err_span_rel(r->pol[p].sh, &t->gs[p].sh_rel_time, rd[p].rel,
+				rd[p].ir, dt, (double)dt, true);
+		fa_err_span_bnd(r->pol[p].sh, &t->gs[p].sh_bnd_time, rd[p].b,
+				rd[p].ib, dt, (double)dt, true);
 	}
+}
+
+static void apply_close(struct fa_replay *r, const struct rp_closecap *cl);
+
+void rp_cap_apply(struct fa_replay *r, const struct rp_cap *c)
+{
+	switch (c->kind) {
+	case RP_CAP_READS:
+		apply_reads(r, c->i, c->k, c->dt);
+		break;
+	case RP_CAP_ADV:
+		apply_adv(r, c->i, c->dt, c->clock);
+		break;
+	default:
+		apply_close(r, &c->cl);
+		break;
+	}
+}
+
+/* A capture to the replay thread, or applied now; -1: no memory. */
+static int emit(struct fa_replay *r, const struct rp_cap *c)
+{
+	struct rp_cap *to;
+
+	if (!r->ring) {
+		rp_cap_apply(r, c);
+		return 0;
+	}
+	to = rp_ring_cap(r);
+	if (!to)
+		return -1;
+	*to = *c;
+	return 0;
 }
 
 void fa_replay_advance(struct fa_replay *r, const struct fa_engine *e, u32 i,
 		       u64 t)
 {
-	fa_replay_flush(r);
-	if (i < r->ntg && r->tg[i].gp) {
-		advance_reads(r, &r->tg[i], t);
-		advance(r, &e->tgtab.tg[i], &r->tg[i], &r->clock[i], t);
+	struct rp_cap c = { 0 };
+	const struct fa_tg *g;
+	struct rp_tg *tt;
+	u32 k;
+
+	if (!r->ring)
+		fa_replay_flush(r);
+	if (i >= r->ntg || !r->tg[i].gp)
+		return;
+	tt = &r->tg[i];
+	/* the reads' errors held up to @t (fa_read_advance()) */
+	for (k = 0; k < tt->nr_rd; k++) {
+		struct rp_cfs *cf = &tt->cfs[k];
+
+		if (!cf->rd_seen || t <= cf->rd_ts)
+			continue;
+		c.kind = RP_CAP_READS;
+		c.i = i;
+		c.k = k;
+		c.dt = t - cf->rd_ts;
+		cf->rd_ts = t;
+		if (emit(r, &c))
+			r->part[0].nomem = true;
 	}
+	g = &e->tgtab.tg[i];
+	c.kind = RP_CAP_ADV;
+	c.i = i;
+	c.dt = g->timed && t > g->last_ts ? t - g->last_ts : 0;
+	r->clock[i] += c.dt;
+	c.clock = r->clock[i];
+	if (emit(r, &c))
+		r->part[0].nomem = true;
 }
 
 /* A kept switch or transfer of policy pe->id classified (fa_pending_resolve()). */
@@ -122,19 +173,55 @@ static void sum_groups(struct fa_replay *r)
 
 int fa_replay_close(struct fa_replay *r, const struct fa_segment *s)
 {
+	struct rp_cap c = { .kind = RP_CAP_CLOSE };
+	u32 i;
+
+	c.cl.sh_time_ns = s->shares.time_ns;
+	c.cl.sh_rel_time_ns = s->shares.rel_time_ns;
+	c.cl.err_time_ns = s->err.time_ns;
+	c.cl.err_rel_time_ns = s->err.rel_time_ns;
+	c.cl.sh_abs_total = s->shares.abs.total;
+	c.cl.sh_rel_total = s->shares.rel.total;
+	c.cl.sh_bnd_total = s->shares.bnd.total;
+	c.cl.t_start = s->t_start;
+	c.cl.t_end = s->t_end;
+	c.cl.reads = r->reads;
+	c.cl.read_untracked = r->read_untracked;
+	c.cl.attempts = r->attempts;
+	c.cl.rec_writes = r->rec_writes;
+	if (r->ring) {
+		if (emit(r, &c))
+			return -1;
+		rp_handoff(r, false);
+	} else {
+		fa_replay_flush(r);
+		if (r->part[0].nomem || r->nomem1)
+			return -1;
+		apply_close(r, &c.cl);
+	}
+	/* the reads' errors end with the segment (fa_read.h), as the engine's */
+	for (i = 0; i < r->ntg; i++) {
+		struct rp_tg *t = &r->tg[i];
+		u32 k;
+
+		for (k = 0; k < t->nr_cfs && t->cfs; k++)
+			t->cfs[k].rd_seen = false;
+	}
+	return r->part[0].nomem || r->nomem1 ? -1 : 0;
+}
+
+static void apply_close(struct fa_replay *r, const struct rp_closecap *cl)
+{
 	struct fa_err seg, sh;
 	u32 p, i;
 
-	fa_replay_flush(r);
-	if (r->part[0].nomem || r->nomem1)
-		return -1;
 	memset(&sh, 0, sizeof(sh));
-	sh.time_ns = s->shares.time_ns;
-	sh.rel_time_ns = s->shares.rel_time_ns;
+	sh.time_ns = cl->sh_time_ns;
+	sh.rel_time_ns = cl->sh_rel_time_ns;
 	/* as the engine merges its groups into the segment, then the total */
 	memset(&seg, 0, sizeof(seg));
-	seg.time_ns = s->err.time_ns;
-	seg.rel_time_ns = r->rel ? s->err.rel_time_ns : 0;
+	seg.time_ns = cl->err_time_ns;
+	seg.rel_time_ns = r->rel ? cl->err_rel_time_ns : 0;
 	sum_groups(r);
 	for (p = 0; p < r->npol; p++) {
 		struct fa_replay_result *x = &r->res[r->order[p]];
@@ -149,13 +236,13 @@ int fa_replay_close(struct fa_replay *r, const struct fa_segment *s)
 		/* the shares error as the engine merges it (fa_read.c) */
 		fa_err_merge(&f->shares, &sh);
 		f->shares.abs.total = fa_hist_sat_add(f->shares.abs.total,
-						      s->shares.abs.total);
+						      cl->sh_abs_total);
 		f->shares.rel.total = fa_hist_sat_add(f->shares.rel.total,
-						      s->shares.rel.total);
+						      cl->sh_rel_total);
 		f->shares.bnd.total = fa_hist_sat_add(f->shares.bnd.total,
-						      s->shares.bnd.total);
-		f->reads = r->reads;
-		f->read_untracked = r->read_untracked;
+						      cl->sh_bnd_total);
+		f->reads = cl->reads;
+		f->read_untracked = cl->read_untracked;
 		memcpy(f->coh, r->pol[p].coh, sizeof(f->coh));
 		f->coh_by_read = r->pol[p].coh_by_read;
 		x->line_reads = r->pol[p].line_reads;
@@ -174,14 +261,14 @@ int fa_replay_close(struct fa_replay *r, const struct fa_segment *s)
 			x->cont_scale = r->cont_k;
 		}
 		/* the spans went to the buckets only (hold()), not their totals */
-		f->err.abs.total = fa_hist_sat_add(f->err.abs.total, s->err.time_ns);
+		f->err.abs.total = fa_hist_sat_add(f->err.abs.total, cl->err_time_ns);
 		f->err.rel.total = fa_hist_sat_add(f->err.rel.total,
 						   seg.rel_time_ns);
 		if (!r->started)
-			f->t_start = s->t_start;
-		if (s->t_end > f->t_end)
-			f->t_end = s->t_end;
-		f->attempts = r->attempts;
+			f->t_start = cl->t_start;
+		if (cl->t_end > f->t_end)
+			f->t_end = cl->t_end;
+		f->attempts = cl->attempts;
 		f->writes = r->pol[p].writes;
 		f->switches = r->pol[p].switches;
 		f->xnode = r->pol[p].xnode;
@@ -191,16 +278,7 @@ int fa_replay_close(struct fa_replay *r, const struct fa_segment *s)
 		 * kernel, or the other way round (counted so, not per record).
 		 */
 		x->diverged = r->pol[p].writes - r->pol[p].both +
-			      (r->rec_writes - r->pol[p].both);
-	}
-	/* the reads' errors end with the segment (fa_read.h), as the engine's */
-	for (i = 0; i < r->ntg; i++) {
-		struct rp_tg *t = &r->tg[i];
-		u32 k;
-
-		for (k = 0; k < t->nr_cfs && t->cfs; k++)
-			t->cfs[k].rd_seen = false;
+			      (cl->rec_writes - r->pol[p].both);
 	}
 	r->started = true;
-	return 0;
 }

@@ -8,8 +8,10 @@
  *    (struct rp_rec), worked out once on the engine's thread;
  *  - fa_replay_decide.c: the per-policy loops over one record (the
  *    decision, the write, E, the shares error of a read);
- *  - fa_replay_batch.c: the policies split over two threads, records
- *    batched for the helper;
+ *  - fa_replay_batch.c: records batched; the policies split over two
+ *    threads, the helper's half replayed on its own;
+ *  - fa_replay_ring.c: or every policy on a replay thread fed through a
+ *    ring of batches, a segment's close queued behind its records;
  *  - fa_replay_close.c: spans held to a segment's end, and the results
  *    (per policy) at its close.
  *
@@ -312,12 +314,16 @@ struct fa_replay {
 	 * (hb[0 .. hn)) while the engine fills the next, two buffers in turn
 	 * (rp_handoff()).  While the helper runs (busy), the
 	 * engine's thread touches no state of part[1] and moves no array the
-	 * helper reads (rp_quiesce() first).
+	 * helper reads (rp_quiesce() first).  With the ring instead, part[1]
+	 * holds every policy and the engine fills batch, a slot of the ring
+	 * (fa_replay_ring.c); the same rule holds while any slot is queued.
 	 */
 	struct rp_part part[2];
 	u32 mid;		/* part[1]'s first policy, unless solo (set_solo()) */
 	u32 stock_gate;		/* the engine thread's (rp_rec.gate) */
 	struct fa_fj *fj;
+	/* or every policy on a replay thread fed through a ring (part[1]) */
+	struct rp_ring *ring;
 	struct rp_rec *buf;	/* [2 * RP_BATCH] */
 	struct rp_rec *batch, *hb;
 	u32 hn;
@@ -393,6 +399,53 @@ hold(struct fa_err *e, struct rp_gp *q, const struct rp_gpc *qc, u64 clock,
 		q->since = clock;
 	}
 }
+
+/*
+ * What a segment's close leaves to the replay (fa_replay_close.c), worked
+ * out on the engine's thread: a cfs_rq's read errors held @dt more
+ * (RP_CAP_READS), a group's E held @dt more up to its @clock
+ * (RP_CAP_ADV), the segment's own figures (RP_CAP_CLOSE).  Applied at
+ * once on one thread, or queued behind the records in the ring.
+ */
+enum { RP_CAP_READS, RP_CAP_ADV, RP_CAP_CLOSE };
+struct rp_closecap {
+	u64 sh_time_ns, sh_rel_time_ns, err_time_ns, err_rel_time_ns;
+	u64 sh_abs_total, sh_rel_total, sh_bnd_total;
+	u64 t_start, t_end;
+	/* the engine thread's counters at the close */
+	u64 reads, read_untracked, attempts, rec_writes;
+};
+struct rp_cap {
+	u32 kind, i, k;		/* RP_CAP_*, group index, cfs_rq slot */
+	u64 dt, clock;
+	struct rp_closecap cl;	/* RP_CAP_CLOSE */
+};
+/* fa_replay_close.c: @c applied (on the thread that replays). */
+void rp_cap_apply(struct fa_replay *r, const struct rp_cap *c);
+
+/*
+ * fa_replay_ring.c: every policy on a replay thread of its own, fed
+ * through a ring of RP_RING_SLOTS batches (32 x 2,048 records of 152
+ * bytes: 10 MB, whatever the length).
+ */
+#define RP_RING_SLOTS 32
+struct rp_slot {
+	struct rp_rec *recs;	/* [RP_BATCH] */
+	u32 n;			/* records */
+	u32 ncap, capn;		/* cap[0 .. ncap), room for capn */
+	struct rp_cap *cap;	/* queued behind the records */
+};
+/* 0: the thread started, r->batch its first slot; -1: not (one thread). */
+int rp_ring_start(struct fa_replay *r);
+/* The engine's slot to the replay thread (@sync: and wait until all are replayed). */
+void rp_ring_handoff(struct fa_replay *r, bool sync);
+/* Wait until every slot handed over is replayed (the engine's own stays). */
+void rp_ring_drain(struct fa_replay *r);
+/* Room for one more capture behind the engine's slot's records; NULL: no memory. */
+struct rp_cap *rp_ring_cap(struct fa_replay *r);
+/* How long each side waited for the other, wall ns. */
+void rp_ring_waits(const struct fa_replay *r, u64 *engine_ns, u64 *replay_ns);
+void rp_ring_stop(struct fa_replay *r);
 
 /* fa_replay.c */
 void rp_set_part(struct fa_replay *r, struct rp_part *pt, u32 lo, u32 hi);

@@ -33,12 +33,13 @@
 #     wall-clock ratios; best of 3 each (wall clock and the CPU time of
 #     that run) for these and the forced ways below; and its peak RSS on
 #     the whole recording and the first half.  whatif as a user runs it
-#     (the target), which replays its policies in two halves on two
-#     threads (analysis/fa_forkjoin.c) only with 3 CPUs or more; and
-#     both ways forced, on one thread (FAIRLAB_THREADS=1) and on two
-#     (FAIRLAB_THREADS=2), so that the rule is checked on this machine:
-#     each with both ratios, wall and CPU, against report's (which runs
-#     its own two threads, reader and engine, on the same machine).
+#     (the target), which replays every policy on a thread of its own fed
+#     through a ring with 2 CPUs or more (analysis/fa_replay_ring.c); and
+#     two other ways forced, on the engine's thread (FAIRLAB_THREADS=1)
+#     and in two halves on two threads (FAIRLAB_THREADS=2), so that the
+#     rule is checked on this machine: each with both ratios, wall and
+#     CPU, against report's (which runs its own two threads, reader and
+#     engine, on the same machine).
 #
 #  5. Decoding on several threads (tests/bench/bench-threads.sh): report
 #     on the v7 zstd file with --threads=1 and --threads=2 in alternating
@@ -206,6 +207,8 @@ for f in "$big" "$v6"; do
 	fi
 	npol=$(tail -n +2 "$out/whatif.csv" | wc -l)
 	rthr=$(sed -n 's/^fairlab profile: the replay of [0-9]* policies on \([0-9]*\) thread.*/\1/p' "$out/whatif.err")
+	grep -q '^fairlab profile: every policy on a replay thread fed through a ring' "$out/whatif.err" &&
+		rthr="$rthr, a ring"
 	# report and whatif as run in alternating rounds, a ratio per round:
 	# the host's speed moves from minute to minute, and one round's two
 	# runs see the same state; best of 3 each as well
@@ -227,7 +230,7 @@ for f in "$big" "$v6"; do
 		"$label:" "$(median $wrs)" "$(printf ' %.2f' $wrs)"
 	printf '%-16s fairlab whatif (%d policies), replay on 1 thread:  wall %6.2f s, CPU %6.2f s;  whatif/report wall %s, CPU %s\n' \
 		"$label:" "$npol" "$w1w" "$w1c" "$(ratio "$w1w" "$rw")" "$(ratio "$w1c" "$rc")"
-	printf '%-16s fairlab whatif (%d policies), replay on 2 threads: wall %6.2f s, CPU %6.2f s;  whatif/report wall %s, CPU %s\n' \
+	printf '%-16s fairlab whatif (%d policies), two halves, 2 threads: wall %6.2f s, CPU %6.2f s;  whatif/report wall %s, CPU %s\n' \
 		"$label:" "$npol" "$w2w" "$w2c" "$(ratio "$w2w" "$rw")" "$(ratio "$w2c" "$rc")"
 done
 # v7 zstd against v6 in alternating rounds: load that changes during the

@@ -103,15 +103,22 @@ check "without --rel: the same figures, relative error null" \
 
 # the default 50 policies replayed in two halves on two threads (a
 # helper thread, fa_forkjoin.c; FAIRLAB_THREADS=2 starts it whatever the
-# cores): the same figures as on one thread (FAIRLAB_THREADS=0), and as
-# run by default; "recorded" among them still the report's
-for f in "$ref" "$DATA/analyzer-policies.dat"; do
+# cores), and all of them on a replay thread fed through a ring, the
+# segment closes queued behind their records (fa_replay_ring.c;
+# FAIRLAB_THREADS=ring): the same figures as on one thread
+# (FAIRLAB_THREADS=0), and as run by default; "recorded" among them
+# still the report's.  analyzer-numa.dat places its CPUs as it goes (the
+# ring drained before a topology change).
+for f in "$ref" "$DATA/analyzer-policies.dat" "$DATA/analyzer-numa.dat"; do
 	name=$(basename "$f")
 	FAIRLAB_THREADS=2 "$FAIRLAB" whatif --csv --rel "$f" >"$tmp/two" 2>/dev/null
+	FAIRLAB_THREADS=ring "$FAIRLAB" whatif --csv --rel "$f" >"$tmp/ring" 2>/dev/null
 	"$FAIRLAB" whatif --csv --rel "$f" >"$tmp/dflt" 2>/dev/null
 	FAIRLAB_THREADS=0 "$FAIRLAB" whatif --csv --rel "$f" >"$tmp/one" 2>/dev/null
 	check "$name: 50 policies on two threads = on one ($(($(wc -l <"$tmp/one") - 1)) rows)" \
 		eval '[ "$(wc -l <"$tmp/one")" -gt 40 ] && cmp -s "$tmp/one" "$tmp/two"'
+	check "$name: 50 policies on a replay thread fed through a ring = on one" \
+		cmp -s "$tmp/one" "$tmp/ring"
 	check "$name: 50 policies as run by default ($(nproc) CPUs) = on one" \
 		cmp -s "$tmp/one" "$tmp/dflt"
 	FAIRLAB_THREADS=auto "$FAIRLAB" whatif --csv --rel "$f" >"$tmp/auto" 2>/dev/null
@@ -123,22 +130,26 @@ for f in "$ref" "$DATA/analyzer-policies.dat"; do
 		eval 'grep -qx "diverged_n 0" "$tmp/wi" && grep -v diverged "$tmp/wi" | cmp -s - "$tmp/rep"'
 done
 
-# the helper thread only with a core for it (FA_FJ_MIN_CPUS = 3 CPUs the
-# process may run on), or when FAIRLAB_THREADS asks for it
+# unasked, the ring with 2 CPUs the process may run on or more
+# (fa_fj_ring_wanted()), one thread on one; FAIRLAB_THREADS=ring the ring
+# whatever the CPUs, 2 the two halves, 1 one thread
 thr() { FAIRLAB_PROFILE=1 "$@" whatif "$ref" 2>&1 >/dev/null |
 	sed -n 's/^fairlab profile: the replay of [0-9]* policies on \([0-9]*\) thread.*/\1/p'; }
+ring() { FAIRLAB_PROFILE=1 "$@" whatif "$ref" 2>&1 >/dev/null |
+	grep -c '^fairlab profile: every policy on a replay thread fed through a ring: the engine.s thread waited [0-9.]* s for it, the replay thread [0-9.]* s for records'; }
 check "the replay on 1 CPU: 1 thread ($(thr taskset -c 0 "$FAIRLAB"))" \
 	test "$(thr taskset -c 0 "$FAIRLAB")" = 1
-check "the replay on 1 CPU, FAIRLAB_THREADS=2: 2 threads" \
-	test "$(thr env FAIRLAB_THREADS=2 taskset -c 0 "$FAIRLAB")" = 2
+check "the replay on 1 CPU, FAIRLAB_THREADS=2: 2 threads, not the ring" \
+	test "$(thr env FAIRLAB_THREADS=2 taskset -c 0 "$FAIRLAB")" = 2 -a \
+	"$(ring env FAIRLAB_THREADS=2 taskset -c 0 "$FAIRLAB")" = 0
+check "the replay on 1 CPU, FAIRLAB_THREADS=ring: the ring, its waits profiled" \
+	test "$(thr env FAIRLAB_THREADS=ring taskset -c 0 "$FAIRLAB")" = 2 -a \
+	"$(ring env FAIRLAB_THREADS=ring taskset -c 0 "$FAIRLAB")" = 1
 check "the replay with FAIRLAB_THREADS=1: 1 thread" \
 	test "$(thr env FAIRLAB_THREADS=1 "$FAIRLAB")" = 1
-if [ "$(nproc)" -ge 3 ]; then
-	check "the replay on $(nproc) CPUs: 2 threads" test "$(thr "$FAIRLAB")" = 2
-	check "the replay on 2 of $(nproc) CPUs: 1 thread" \
-		test "$(thr taskset -c 0,1 "$FAIRLAB")" = 1
-else
-	check "the replay on $(nproc) CPUs: 1 thread" test "$(thr "$FAIRLAB")" = 1
+if [ "$(nproc)" -ge 2 ]; then
+	check "the replay on 2 of $(nproc) CPUs: the ring" \
+		test "$(ring taskset -c 0,1 "$FAIRLAB")" = 1
 fi
 
 # unasked, the helper is tried as the replay goes (fa_replay_batch.c:
@@ -158,8 +169,13 @@ if [ -x "$gen" ] && "$gen" -q -k 1 -n 60000 -f v6 "$DATA/analyzer-policies.dat" 
 		test "${one2:-x}" = 0 -a "${two2:-0}" = "$(( ${two:-0} + ${one:-0} ))"
 	"$FAIRLAB" whatif --csv "$tmp/g60k.dat" >"$tmp/g1" 2>/dev/null
 	FAIRLAB_THREADS=auto "$FAIRLAB" whatif --csv "$tmp/g60k.dat" >"$tmp/ga" 2>/dev/null
-	check "FAIRLAB_THREADS=auto on $(($(wc -l <"$tmp/g1") - 1)) policies of 60 k records: the output as on one thread" \
+	check "FAIRLAB_THREADS=auto on $(($(wc -l <"$tmp/g1") - 1)) policies of 60 k records: the output as run by default" \
 		eval '[ "$(wc -l <"$tmp/g1")" -gt 40 ] && cmp -s "$tmp/g1" "$tmp/ga"'
+	# more slots handed over than the ring has (full batches and closes)
+	FAIRLAB_THREADS=1 "$FAIRLAB" whatif --csv --rel "$tmp/g60k.dat" >"$tmp/g1r" 2>/dev/null
+	FAIRLAB_THREADS=ring "$FAIRLAB" whatif --csv --rel "$tmp/g60k.dat" >"$tmp/gr" 2>/dev/null
+	check "FAIRLAB_THREADS=ring on 60 k records: the output as on one thread" \
+		eval '[ "$(wc -l <"$tmp/g1r")" -gt 40 ] && cmp -s "$tmp/g1r" "$tmp/gr"'
 else
 	not_ok "$gen made a 60 k-record file (make -C tools all)"
 fi

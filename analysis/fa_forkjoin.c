@@ -134,7 +134,13 @@ bool fa_fj_ring_wanted(void)
 
 	if (env)
 		return !strcmp(env, "ring");
-	return usable_cpus() >= 2;
+	/*
+	 * Unasked, only with a core for it, as the helper was: on 2 cores
+	 * the ring's thread takes turns with the reader's and the engine's,
+	 * and make bench-analyzer found it no faster than one thread there
+	 * (docs/benchmarks.md, 2026-12-05 18:33-18:44).
+	 */
+	return usable_cpus() >= FA_FJ_MIN_CPUS;
 }
 
 int fa_fj_asked(const struct fa_fj *f)

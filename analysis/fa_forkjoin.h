@@ -22,8 +22,9 @@
  *
  * Unset, the what-if replay does not split its policies: it runs them all
  * on a thread of its own fed through a ring (fa_replay_ring.c) when the
- * process may run on 2 CPUs or more, and on the caller's thread on one;
- * "ring" asks for the ring whatever the cores (fa_fj_ring_wanted()).
+ * process may run on FA_FJ_MIN_CPUS CPUs or more (the reader's pipeline
+ * keeps two busy already), else on the caller's thread; "ring" asks for
+ * the ring whatever the cores (fa_fj_ring_wanted()).
  */
 #ifndef FA_FORKJOIN_H
 #define FA_FORKJOIN_H

@@ -12,7 +12,9 @@
  * engine's thread writes into a line the replay thread read last costs
  * a transfer between their caches.  With 8 slots whatif took 18% more
  * CPU than on one thread, with 32 about 4% more, for 7% less wall time
- * on 2 CPUs (docs/benchmarks.md, 2026-12-05 17:52-18:07 and 18:08-18:15).
+ * on 2 CPUs in alternating rounds, but none in a make bench-analyzer run
+ * (docs/benchmarks.md, 2026-12-05 17:52-18:44): unasked, the ring waits
+ * for a third CPU (fa_fj_ring_wanted()).
  */
 #include <pthread.h>
 #include <stdlib.h>

@@ -34,10 +34,11 @@
 #     that run) for these and the forced ways below; and its peak RSS on
 #     the whole recording and the first half.  whatif as a user runs it
 #     (the target), which replays every policy on a thread of its own fed
-#     through a ring with 2 CPUs or more (analysis/fa_replay_ring.c); and
-#     two other ways forced, on the engine's thread (FAIRLAB_THREADS=1)
-#     and in two halves on two threads (FAIRLAB_THREADS=2), so that the
-#     rule is checked on this machine: each with both ratios, wall and
+#     through a ring with 3 CPUs or more (analysis/fa_replay_ring.c); and
+#     three ways forced, on the engine's thread (FAIRLAB_THREADS=1), in
+#     two halves on two threads (FAIRLAB_THREADS=2) and through the ring
+#     (FAIRLAB_THREADS=ring), so that the rule is checked on this
+#     machine: each with both ratios, wall and
 #     CPU, against report's (which runs its own two threads, reader and
 #     engine, on the same machine).
 #
@@ -222,6 +223,7 @@ for f in "$big" "$v6"; do
 	read -r ww wc <<<"$(printf '%s' "$wt" | fastest)"
 	t=$(best3 timed env FAIRLAB_THREADS=1 "$fl" whatif "$f"); read -r w1w w1c <<<"$t"
 	t=$(best3 timed env FAIRLAB_THREADS=2 "$fl" whatif "$f"); read -r w2w w2c <<<"$t"
+	t=$(best3 timed env FAIRLAB_THREADS=ring "$fl" whatif "$f"); read -r wrw wrc <<<"$t"
 	printf '%-16s fairlab report: wall %6.2f s, CPU %6.2f s\n' "$label:" "$rw" "$rc"
 	printf '%-16s fairlab whatif (%d policies), as run (%s): wall %6.2f s, CPU %6.2f s;  whatif/report wall %s (best of 3 each), CPU %s\n' \
 		"$label:" "$npol" "replay on ${rthr:-?} thread(s), $(nproc) CPUs" \
@@ -232,6 +234,8 @@ for f in "$big" "$v6"; do
 		"$label:" "$npol" "$w1w" "$w1c" "$(ratio "$w1w" "$rw")" "$(ratio "$w1c" "$rc")"
 	printf '%-16s fairlab whatif (%d policies), two halves, 2 threads: wall %6.2f s, CPU %6.2f s;  whatif/report wall %s, CPU %s\n' \
 		"$label:" "$npol" "$w2w" "$w2c" "$(ratio "$w2w" "$rw")" "$(ratio "$w2c" "$rc")"
+	printf '%-16s fairlab whatif (%d policies), a ring, 2 threads:  wall %6.2f s, CPU %6.2f s;  whatif/report wall %s, CPU %s\n' \
+		"$label:" "$npol" "$wrw" "$wrc" "$(ratio "$wrw" "$rw")" "$(ratio "$wrc" "$rc")"
 done
 # v7 zstd against v6 in alternating rounds: load that changes during the
 # run hits both sides of a round alike

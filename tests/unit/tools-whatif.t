@@ -130,9 +130,10 @@ for f in "$ref" "$DATA/analyzer-policies.dat" "$DATA/analyzer-numa.dat"; do
 		eval 'grep -qx "diverged_n 0" "$tmp/wi" && grep -v diverged "$tmp/wi" | cmp -s - "$tmp/rep"'
 done
 
-# unasked, the ring with 2 CPUs the process may run on or more
-# (fa_fj_ring_wanted()), one thread on one; FAIRLAB_THREADS=ring the ring
-# whatever the CPUs, 2 the two halves, 1 one thread
+# unasked, the ring with 3 CPUs the process may run on or more
+# (FA_FJ_MIN_CPUS, fa_fj_ring_wanted()), else one thread;
+# FAIRLAB_THREADS=ring the ring whatever the CPUs, 2 the two halves, 1 one
+# thread
 thr() { FAIRLAB_PROFILE=1 "$@" whatif "$ref" 2>&1 >/dev/null |
 	sed -n 's/^fairlab profile: the replay of [0-9]* policies on \([0-9]*\) thread.*/\1/p'; }
 ring() { FAIRLAB_PROFILE=1 "$@" whatif "$ref" 2>&1 >/dev/null |
@@ -147,9 +148,12 @@ check "the replay on 1 CPU, FAIRLAB_THREADS=ring: the ring, its waits profiled" 
 	"$(ring env FAIRLAB_THREADS=ring taskset -c 0 "$FAIRLAB")" = 1
 check "the replay with FAIRLAB_THREADS=1: 1 thread" \
 	test "$(thr env FAIRLAB_THREADS=1 "$FAIRLAB")" = 1
-if [ "$(nproc)" -ge 2 ]; then
-	check "the replay on 2 of $(nproc) CPUs: the ring" \
-		test "$(ring taskset -c 0,1 "$FAIRLAB")" = 1
+if [ "$(nproc)" -ge 3 ]; then
+	check "the replay on $(nproc) CPUs: the ring" test "$(ring "$FAIRLAB")" = 1
+	check "the replay on 2 of $(nproc) CPUs: 1 thread" \
+		test "$(thr taskset -c 0,1 "$FAIRLAB")" = 1
+else
+	check "the replay on $(nproc) CPUs: 1 thread" test "$(thr "$FAIRLAB")" = 1
 fi
 
 # unasked, the helper is tried as the replay goes (fa_replay_batch.c:

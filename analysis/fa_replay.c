@@ -280,8 +280,13 @@ struct rp_tg *rp_get_tg(struct fa_replay *r, u32 i, u32 cpu)
 		r->ntg = n;
 	}
 	t = &r->tg[i];
-	/* with the ring, a segment's close walks every group's slots */
-	if (!t->gp || (r->cont_on && !t->cont) || (r->split && !t->lay))
+	/*
+	 * The ring's thread walks every group's slots at a segment's close,
+	 * queued while the engine goes on; the helper's half reads only its
+	 * batch's groups, and is waited for at every close.
+	 */
+	if (r->ring &&
+	    (!t->gp || (r->cont_on && !t->cont) || (r->split && !t->lay)))
 		rp_quiesce(r);
 	if (!t->gp) {
 		t->gp = calloc_lines(r->npol, sizeof(*t->gp));

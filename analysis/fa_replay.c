@@ -146,16 +146,17 @@ struct fa_replay *fa_replay_new_layouts(const struct fl_tg_policy *pol,
 	 * Records batched on one thread too (rp_handoff()); every policy on
 	 * a replay thread fed through a ring when fa_fj_ring_wanted(), or
 	 * two halves on two threads when a helper thread starts.  Without
-	 * the batch's memory, each record is replayed as it comes.
+	 * the batch's memory (r->batch NULL), each record is replayed as it
+	 * comes.  The ring's slots are its batches: no buf then.
 	 */
-	r->buf = calloc_lines(2 * RP_BATCH, sizeof(*r->buf));
-	r->batch = r->buf;
-	if (r->buf && n >= 2 && fa_fj_ring_wanted() && !rp_ring_start(r)) {
+	if (n >= 2 && fa_fj_ring_wanted() && !rp_ring_start(r)) {
 		/* every policy in part[1], on the ring's thread */
 		r->mid = 0;
 		rp_set_part(r, &r->part[0], 0, 0);
 		rp_set_part(r, &r->part[1], 0, n);
 	} else {
+		r->buf = calloc_lines(2 * RP_BATCH, sizeof(*r->buf));
+		r->batch = r->buf;
 		if (r->buf && n >= 2)
 			r->fj = fa_fj_start(rp_helper_job, r);
 		r->mid = n / 2;

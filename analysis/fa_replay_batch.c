@@ -11,16 +11,6 @@
 
 #include "fa_replay_int.h"
 
-/* CLOCK_MONOTONIC, ns (0 where the clock is missing). */
-static u64 wall_ns(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_MONOTONIC, &ts))
-		return 0;
-	return (u64)ts.tv_sec * 1000000000u + (u64)ts.tv_nsec;
-}
-
 /* The calling thread's CPU time, ns (0 where the clock is missing). */
 static u64 thread_ns(void)
 {
@@ -141,7 +131,7 @@ static void choose(struct fa_replay *r)
 
 	if (r->forced)
 		return;
-	now = wall_ns();
+	now = rp_wall_ns();
 	if (!r->phase_t0) {
 		r->phase = RP_TRY_TWO;
 		set_solo(r, false);

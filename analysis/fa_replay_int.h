@@ -22,6 +22,8 @@
 #ifndef FA_REPLAY_INT_H
 #define FA_REPLAY_INT_H
 
+#include <time.h>
+
 #include "fa_engine_int.h"
 #include "fa_forkjoin.h"
 #include "fa_read.h"
@@ -324,7 +326,7 @@ struct fa_replay {
 	struct fa_fj *fj;
 	/* or every policy on a replay thread fed through a ring (part[1]) */
 	struct rp_ring *ring;
-	struct rp_rec *buf;	/* [2 * RP_BATCH] */
+	struct rp_rec *buf;	/* [2 * RP_BATCH]; none with the ring (its slots) */
 	struct rp_rec *batch, *hb;
 	u32 hn;
 	bool busy;
@@ -398,6 +400,16 @@ hold(struct fa_err *e, struct rp_gp *q, const struct rp_gpc *qc, u64 clock,
 			fa_hist_add_bucket_by(&e->rel, qc->ir, held, true);
 		q->since = clock;
 	}
+}
+
+/* CLOCK_MONOTONIC, ns (0 where the clock is missing). */
+static inline u64 rp_wall_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts))
+		return 0;
+	return (u64)ts.tv_sec * 1000000000u + (u64)ts.tv_nsec;
 }
 
 /*

@@ -125,7 +125,7 @@ static int push(struct fa_replay *r, const struct fa_engine *e, struct rp_rec *x
 			r->cont_k = cont_scale(r, &t);
 	}
 	x->ts = e->now;
-	if (!r->buf)
+	if (!r->batch)
 		rp_replay_rec(r, &r->part[0], x);
 	else if (++r->nbatch == RP_BATCH)
 		rp_handoff(r, false);
@@ -138,7 +138,7 @@ int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
 	const struct fa_tg_update *u = &ev->u.tg_update;
 	const struct fa_tg *g = &e->tgtab.tg[i];
 	u32 cpu = (u32)u->cfs_cpu;
-	struct rp_rec one, *x = r->buf ? &r->batch[r->nbatch] : &one;
+	struct rp_rec one, *x = r->batch ? &r->batch[r->nbatch] : &one;
 	struct rp_tg *t;
 	s64 lold;
 	u64 dt;
@@ -201,7 +201,7 @@ int fa_replay_tg_read(struct fa_replay *r, const struct fa_engine *e, u32 i,
 	const struct fa_tg_read *rd = &ev->u.tg_read;
 	const struct fa_tg *g = &e->tgtab.tg[i];
 	u32 cpu = (u32)rd->cfs_cpu;
-	struct rp_rec one, *x = r->buf ? &r->batch[r->nbatch] : &one;
+	struct rp_rec one, *x = r->batch ? &r->batch[r->nbatch] : &one;
 	struct rp_cfs *kc;
 	struct rp_tg *t;
 

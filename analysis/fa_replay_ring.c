@@ -18,7 +18,6 @@
  */
 #include <pthread.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "fa_replay_int.h"
 
@@ -33,19 +32,26 @@ struct rp_ring {
 	struct rp_slot slot[RP_RING_SLOTS];
 };
 
-static u64 now_ns(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_MONOTONIC, &ts))
-		return 0;
-	return (u64)ts.tv_sec * 1000000000u + (u64)ts.tv_nsec;
-}
-
 /* The slot the engine's thread fills: not in the replay thread's [tail, head). */
 static struct rp_slot *own_slot(struct rp_ring *g)
 {
 	return &g->slot[g->head % RP_RING_SLOTS];
+}
+
+/*
+ * Under mu, on the engine's thread: until fewer than @limit slots are
+ * queued for the replay thread, the time waited counted.
+ */
+static void wait_below(struct rp_ring *g, u64 limit)
+{
+	u64 t0;
+
+	if (g->head - g->tail < limit)
+		return;
+	t0 = rp_wall_ns();
+	while (g->head - g->tail >= limit)
+		pthread_cond_wait(&g->emptied, &g->mu);
+	g->wait_ns[0] += rp_wall_ns() - t0;
 }
 
 static void replay_slot(struct fa_replay *r, const struct rp_slot *s)
@@ -65,11 +71,11 @@ static void *replay_thread(void *arg)
 	pthread_mutex_lock(&g->mu);
 	for (;;) {
 		if (g->tail == g->head && !g->quit) {
-			u64 t0 = now_ns();
+			u64 t0 = rp_wall_ns();
 
 			while (g->tail == g->head && !g->quit)
 				pthread_cond_wait(&g->filled, &g->mu);
-			g->wait_ns[1] += now_ns() - t0;
+			g->wait_ns[1] += rp_wall_ns() - t0;
 		}
 		if (g->tail == g->head)
 			break;	/* quit, every slot replayed */
@@ -105,7 +111,7 @@ int rp_ring_start(struct fa_replay *r)
 	if (!fa_thread_start(&g->th, replay_thread, r))
 		return 0;
 	r->ring = NULL;
-	r->batch = r->buf;
+	r->batch = NULL;
 	pthread_cond_destroy(&g->emptied);
 	pthread_cond_destroy(&g->filled);
 	pthread_mutex_destroy(&g->mu);
@@ -129,13 +135,7 @@ static void hand_over(struct fa_replay *r)
 	pthread_mutex_lock(&g->mu);
 	g->head++;
 	pthread_cond_signal(&g->filled);
-	if (g->head - g->tail == RP_RING_SLOTS) {
-		u64 t0 = now_ns();
-
-		while (g->head - g->tail == RP_RING_SLOTS)
-			pthread_cond_wait(&g->emptied, &g->mu);
-		g->wait_ns[0] += now_ns() - t0;
-	}
+	wait_below(g, RP_RING_SLOTS);	/* the next slot free */
 	pthread_mutex_unlock(&g->mu);
 	s = own_slot(g);
 	s->n = 0;
@@ -159,13 +159,7 @@ void rp_ring_drain(struct fa_replay *r)
 	struct rp_ring *g = r->ring;
 
 	pthread_mutex_lock(&g->mu);
-	if (g->tail != g->head) {
-		u64 t0 = now_ns();
-
-		while (g->tail != g->head)
-			pthread_cond_wait(&g->emptied, &g->mu);
-		g->wait_ns[0] += now_ns() - t0;
-	}
+	wait_below(g, 1);	/* none queued */
 	pthread_mutex_unlock(&g->mu);
 	/* the replay thread's part, read while it is idle */
 	r->nomem1 |= r->part[1].nomem;

@@ -12,8 +12,10 @@
 
 #include "fa_forkjoin.h"
 
-/* The CPUs this process may run on (its affinity mask), at least 1. */
-static long usable_cpus(void)
+/* The processes sharing the CPUs (fa_set_cpu_share()). */
+static long cpu_share = 1;
+
+long fa_cpus_usable(void)
 {
 	cpu_set_t set;
 	long n;
@@ -21,6 +23,19 @@ static long usable_cpus(void)
 	if (!sched_getaffinity(0, sizeof(set), &set))
 		return CPU_COUNT(&set) > 0 ? CPU_COUNT(&set) : 1;
 	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? n : 1;
+}
+
+void fa_set_cpu_share(unsigned int procs)
+{
+	cpu_share = procs ? procs : 1;
+}
+
+/* This process's share of the CPUs it may run on, at least 1. */
+static long usable_cpus(void)
+{
+	long n = fa_cpus_usable() / cpu_share;
+
 	return n > 0 ? n : 1;
 }
 

@@ -236,7 +236,7 @@ static double metric(const char *key, const struct fa_segment *f)
 
 static void row(struct fl_emit *em, const struct fl_whatif *w, u32 i)
 {
-	const struct fa_replay_result *x = fa_replay_result(w->r, i);
+	const struct fa_replay_result *x = fl_whatif_result(w, i);
 	const struct fa_segment *f = &x->fig;
 	struct fl_val v[FL_NCOLS(cols_lay)];
 	char lay[32];
@@ -292,7 +292,7 @@ static void row(struct fl_emit *em, const struct fl_whatif *w, u32 i)
 /* Replayed policy @i's name: POLICY, or POLICY/LAYOUT under a split layout. */
 static const char *res_label(const struct fl_whatif *w, u32 i, char *buf, size_t n)
 {
-	const struct fa_replay_result *x = fa_replay_result(w->r, i);
+	const struct fa_replay_result *x = fl_whatif_result(w, i);
 
 	return fl_whatif_label_lay(&x->policy, &x->layout, buf, n);
 }
@@ -311,7 +311,7 @@ static const char *recorded_label(const struct fa_engine *e, char *buf, size_t n
 /* The contention term's figures of policy @i, ns/s: idle, contended, scaled. */
 static void cont_rates(const struct fl_whatif *w, u32 i, double v[3])
 {
-	const struct fa_replay_result *x = fa_replay_result(w->r, i);
+	const struct fa_replay_result *x = fl_whatif_result(w, i);
 	double s = fa_segment_seconds(&x->fig);
 
 	v[0] = fl_coh_cost(&x->fig);
@@ -325,11 +325,11 @@ static void cont_rates(const struct fl_whatif *w, u32 i, double v[3])
  */
 static int global_of(const struct fl_whatif *w, u32 i)
 {
-	const struct fa_replay_result *x = fa_replay_result(w->r, i);
+	const struct fa_replay_result *x = fl_whatif_result(w, i);
 	u32 j;
 
-	for (j = 0; j < fa_replay_count(w->r); j++) {
-		const struct fa_replay_result *y = fa_replay_result(w->r, j);
+	for (j = 0; j < fl_whatif_count(w); j++) {
+		const struct fa_replay_result *y = fl_whatif_result(w, j);
 
 		if (!fa_layout_split(&y->layout) && y->policy.id == x->policy.id &&
 		    y->policy.arg == x->policy.arg)
@@ -341,8 +341,8 @@ static int global_of(const struct fl_whatif *w, u32 i)
 /* --contention's block: per policy, and each split layout against global at scale. */
 static void print_cont_text(const struct fl_whatif *w)
 {
-	u32 n = fa_replay_count(w->r), i;
-	double k = n ? fa_replay_result(w->r, 0)->cont_scale : 1;
+	u32 n = fl_whatif_count(w), i;
+	double k = n ? fl_whatif_result(w, 0)->cont_scale : 1;
 	char name[48], gname[48];
 
 	printf("\n   Contention term (a MODEL: M/D/1 queueing on each line per %.0f us window,\n"
@@ -362,7 +362,7 @@ static void print_cont_text(const struct fl_whatif *w)
 		int g = global_of(w, i);
 		double v[3], gv[3];
 
-		if (!fa_layout_split(&fa_replay_result(w->r, i)->layout) || g < 0)
+		if (!fa_layout_split(&fl_whatif_result(w, i)->layout) || g < 0)
 			continue;
 		cont_rates(w, i, v);
 		cont_rates(w, (u32)g, gv);
@@ -380,7 +380,7 @@ static void print_text(const struct fl_whatif *w, const char *path,
 {
 	const struct fa_segment *t = fa_engine_total(w->e);
 	struct fl_emit em = { .fmt = FL_FMT_TEXT, .f = stdout, .t = table_of(w, FL_FMT_TEXT) };
-	u32 n = fa_replay_count(w->r), i;
+	u32 n = fl_whatif_count(w), i;
 	char name[48];
 
 	printf("fairlab whatif: %s\n", path);
@@ -392,7 +392,7 @@ static void print_text(const struct fl_whatif *w, const char *path,
 		printf("   a read miss on a Shared line: a transfer from the nearest holder (--shared-miss=%s)\n",
 		       fa_coh_miss_names[fl_shared_miss()]);
 	for (i = 0; i < n; i++) {
-		const struct fa_replay_result *x = fa_replay_result(w->r, i);
+		const struct fa_replay_result *x = fl_whatif_result(w, i);
 
 		if (x->policy.id == FA_REPLAY_RECORDED && fa_layout_split(&x->layout))
 			printf("   replayed as recorded under layout %s: %llu of %llu decisions as recorded (budget decides on the writer's domain counter there)\n",
@@ -429,7 +429,7 @@ static void print_json(const struct fl_whatif *w, const char *path,
 	struct fl_json j;
 	struct fl_emit em = { .fmt = FL_FMT_JSON, .f = stdout, .json = &j,
 			      .t = table_of(w, FL_FMT_JSON) };
-	u32 n = fa_replay_count(w->r), i;
+	u32 n = fl_whatif_count(w), i;
 	char name[48];
 
 	fl_json_init(&j, stdout);
@@ -456,7 +456,7 @@ static void print_json(const struct fl_whatif *w, const char *path,
 		fl_json_obj(&j, "contention");
 		fl_json_dbl(&j, "window_us", (double)w->cont_window_ns / 1000);
 		fl_json_u64(&j, "cpus_per_node_n", w->cont_cpus);
-		fl_json_dbl(&j, "scale", n ? fa_replay_result(w->r, 0)->cont_scale : 1);
+		fl_json_dbl(&j, "scale", n ? fl_whatif_result(w, 0)->cont_scale : 1);
 		fl_json_arr(&j, "policies");
 		for (i = 0; i < n; i++) {
 			double v[3];
@@ -468,7 +468,7 @@ static void print_json(const struct fl_whatif *w, const char *path,
 			fl_json_dbl(&j, "idle_ns_per_s", v[0]);
 			fl_json_dbl(&j, "contended_ns_per_s", v[1]);
 			fl_json_dbl(&j, "contended_scaled_ns_per_s", v[2]);
-			if (fa_layout_split(&fa_replay_result(w->r, i)->layout) && g >= 0) {
+			if (fa_layout_split(&fl_whatif_result(w, i)->layout) && g >= 0) {
 				double gv[3];
 
 				cont_rates(w, (u32)g, gv);
@@ -486,7 +486,7 @@ static void print_json(const struct fl_whatif *w, const char *path,
 static int plot(const struct fl_whatif *w, const char *dir, const char *prog,
 		enum fl_whatif_cost cost, const char *path)
 {
-	u32 n = fa_replay_count(w->r), i;
+	u32 n = fl_whatif_count(w), i;
 	const char *cn = fl_whatif_cost_name(cost);
 	char name[48];
 	FILE *f;
@@ -503,7 +503,7 @@ static int plot(const struct fl_whatif *w, const char *dir, const char *prog,
 		path, cn, cost == FL_COST_MODELED ? "_ns_per_s" : "_pct_of_attempts",
 		w->error == FL_ERROR_SHARES ? "shares_pct" : "load");
 	for (i = 0; i < n; i++) {
-		const struct fa_replay_result *x = fa_replay_result(w->r, i);
+		const struct fa_replay_result *x = fl_whatif_result(w, i);
 
 		double c = fl_whatif_cost_of(&x->fig, cost);
 		double er = fl_whatif_error_of(&x->fig, w->error);
@@ -700,7 +700,7 @@ int cmd_whatif(int argc, char **argv)
 				      .lead_vals = (const char *const[]){ path } };
 
 		fl_table_begin(&em);
-		for (i = 0; i < fa_replay_count(w.r); i++)
+		for (i = 0; i < fl_whatif_count(&w); i++)
 			row(&em, &w, i);
 		fl_table_end(&em);
 	}

@@ -26,9 +26,19 @@ enum fl_whatif_error {
 	FL_ERROR_SHARES,	/* the shares error (%): needs tg_read records */
 };
 
+struct fl_shards;
+
 struct fl_whatif {
 	struct fa_engine *e;	/* the recording as recorded (report's figures) */
-	struct fa_replay *r;
+	struct fa_replay *r;	/* this process's share of the policies */
+	/*
+	 * Every policy's result, in the list's order: r's, or another
+	 * process's (shards, whatif_shards.h) in sh's mapping.
+	 */
+	u32 n;
+	const struct fa_replay_result **res;
+	struct fl_shards *sh;
+	u32 nshards;
 	bool *front;		/* per policy: on the Pareto frontier */
 	bool rel;		/* relative errors replayed */
 	bool layouts;		/* layouts named (--layout, POLICY/LAYOUT): their columns */
@@ -46,6 +56,18 @@ int fl_whatif_run(struct fl_whatif *w, const char *path,
 		  const struct fl_policy_list *l, enum fl_whatif_cost cost,
 		  enum fl_whatif_error error, bool rel);
 void fl_whatif_free(struct fl_whatif *w);
+
+/* The policies replayed, and policy @i's result (the list's order). */
+static inline u32 fl_whatif_count(const struct fl_whatif *w)
+{
+	return w->n;
+}
+
+static inline const struct fa_replay_result *
+fl_whatif_result(const struct fl_whatif *w, u32 i)
+{
+	return w->res[i];
+}
 
 double fl_whatif_cost_of(const struct fa_segment *f, enum fl_whatif_cost cost);
 /* --cost's word for a cost, and its axis label with the unit. */

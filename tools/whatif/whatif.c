@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 
 #include "analyze.h"
 #include "cli.h"
@@ -251,6 +252,15 @@ int fl_whatif_run(struct fl_whatif *w, const char *path,
 		profile_threads(w);
 	if (w->sh && fl_shards_wait(w->sh))
 		return -1;
+	if (getenv("FAIRLAB_PROFILE") && w->sh) {
+		struct rusage ru;
+
+		if (!getrusage(RUSAGE_SELF, &ru))
+			fprintf(stderr, "fairlab profile: peak RSS %.1f MB in this process, %.1f MB in all %u processes\n",
+				ru.ru_maxrss / 1024.0,
+				(ru.ru_maxrss + fl_shards_rss_kb(w->sh)) / 1024.0,
+				w->nshards);
+	}
 	for (i = 0; i < l->n; i++) {
 		k = i % w->nshards;
 		w->res[i] = k ? (const struct fa_replay_result *)fl_shards_area(w->sh, k) +

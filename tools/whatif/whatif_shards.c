@@ -35,6 +35,7 @@ struct fl_shards {
 	size_t off[FL_SHARDS_MAX];	/* each area's header, in map */
 	char *map;
 	size_t len;
+	long rss_kb;		/* the others' peak RSS, summed */
 };
 
 static bool compressed(const char *path)
@@ -202,6 +203,7 @@ int fl_shards_wait(struct fl_shards *s)
 			ret = -1;
 			continue;
 		}
+		s->rss_kb += ru.ru_maxrss;
 		if (prof)
 			fprintf(stderr, "fairlab profile: replay process %u of %u: %.3f s of CPU, peak RSS %.1f MB\n",
 				k + 1, s->n,
@@ -210,6 +212,11 @@ int fl_shards_wait(struct fl_shards *s)
 				(double)ru.ru_maxrss / 1024.0);
 	}
 	return ret;
+}
+
+long fl_shards_rss_kb(const struct fl_shards *s)
+{
+	return s->rss_kb;
 }
 
 const void *fl_shards_area(const struct fl_shards *s, u32 k)

@@ -74,6 +74,8 @@ struct fl_shards *fl_shards_start(u32 n, const size_t *bytes, fl_shard_fn fn,
  * FAIRLAB_PROFILE=1: their CPU time and peak RSS on stderr.
  */
 int fl_shards_wait(struct fl_shards *s);
+/* After fl_shards_wait(): the other shards' peak RSS, KB, summed. */
+long fl_shards_rss_kb(const struct fl_shards *s);
 /* Shard @k's area (1 <= @k < n), valid until fl_shards_free(). */
 const void *fl_shards_area(const struct fl_shards *s, u32 k);
 /* Any shard still running killed and reaped; the areas unmapped. */

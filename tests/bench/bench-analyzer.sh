@@ -33,14 +33,13 @@
 #     wall-clock ratios; best of 3 each (wall clock and the CPU time of
 #     that run) for these and the forced ways below; and its peak RSS on
 #     the whole recording and the first half.  whatif as a user runs it
-#     (the target), which on an uncompressed file deals the policies out
-#     to processes that each read it (tools/whatif/whatif_shards.h), and
-#     replays every policy on a thread of its own fed through a ring with
-#     3 CPUs or more (analysis/fa_replay_ring.c); and three ways forced
-#     in one process (FAIRLAB_SHARDS=1), on the engine's thread
-#     (FAIRLAB_THREADS=1), in two halves on two threads
-#     (FAIRLAB_THREADS=2) and through the ring (FAIRLAB_THREADS=ring),
-#     so that the rules are checked on this
+#     (the target), which replays every policy on a thread of its own fed
+#     through a ring with 3 CPUs or more (analysis/fa_replay_ring.c); and
+#     four ways forced, on the engine's thread (FAIRLAB_THREADS=1), in
+#     two halves on two threads (FAIRLAB_THREADS=2), through the ring
+#     (FAIRLAB_THREADS=ring) and in 2 processes that each read the file
+#     (--procs=2, tools/whatif/whatif_shards.h), so that the rules are
+#     checked on this
 #     machine: each with both ratios, wall and
 #     CPU, against report's (which runs its own two threads, reader and
 #     engine, on the same machine).
@@ -213,8 +212,6 @@ for f in "$big" "$v6"; do
 	rthr=$(sed -n 's/^fairlab profile: the replay of [0-9]* policies on \([0-9]*\) thread.*/\1/p' "$out/whatif.err")
 	grep -q '^fairlab profile: every policy on a replay thread fed through a ring' "$out/whatif.err" &&
 		rthr="$rthr, a ring"
-	nproc_w=$(sed -n 's/^fairlab profile: the [0-9]* policies in \([0-9]*\) processes, each reading the file.*/\1/p' "$out/whatif.err")
-	nproc_w=${nproc_w:-1}
 	# report and whatif as run in alternating rounds, a ratio per round:
 	# the host's speed moves from minute to minute, and one round's two
 	# runs see the same state; best of 3 each as well
@@ -226,12 +223,13 @@ for f in "$big" "$v6"; do
 	done
 	read -r rw rc <<<"$(printf '%s' "$rt" | fastest)"
 	read -r ww wc <<<"$(printf '%s' "$wt" | fastest)"
-	t=$(best3 timed env FAIRLAB_SHARDS=1 FAIRLAB_THREADS=1 "$fl" whatif "$f"); read -r w1w w1c <<<"$t"
-	t=$(best3 timed env FAIRLAB_SHARDS=1 FAIRLAB_THREADS=2 "$fl" whatif "$f"); read -r w2w w2c <<<"$t"
-	t=$(best3 timed env FAIRLAB_SHARDS=1 FAIRLAB_THREADS=ring "$fl" whatif "$f"); read -r wrw wrc <<<"$t"
+	t=$(best3 timed env FAIRLAB_THREADS=1 "$fl" whatif "$f"); read -r w1w w1c <<<"$t"
+	t=$(best3 timed env FAIRLAB_THREADS=2 "$fl" whatif "$f"); read -r w2w w2c <<<"$t"
+	t=$(best3 timed env FAIRLAB_THREADS=ring "$fl" whatif "$f"); read -r wrw wrc <<<"$t"
+	t=$(best3 timed "$fl" whatif --procs=2 "$f"); read -r wpw wpc <<<"$t"
 	printf '%-16s fairlab report: wall %6.2f s, CPU %6.2f s\n' "$label:" "$rw" "$rc"
 	printf '%-16s fairlab whatif (%d policies), as run (%s): wall %6.2f s, CPU %6.2f s;  whatif/report wall %s (best of 3 each), CPU %s\n' \
-		"$label:" "$npol" "$nproc_w process(es), replay on ${rthr:-?} thread(s) each, $(nproc) CPUs" \
+		"$label:" "$npol" "replay on ${rthr:-?} thread(s), $(nproc) CPUs" \
 		"$ww" "$wc" "$(ratio "$ww" "$rw")" "$(ratio "$wc" "$rc")"
 	printf '%-16s whatif as run / report, wall, 3 alternating rounds: median %s (target <= 3x);  rounds:%s\n' \
 		"$label:" "$(median $wrs)" "$(printf ' %.2f' $wrs)"
@@ -241,6 +239,8 @@ for f in "$big" "$v6"; do
 		"$label:" "$npol" "$w2w" "$w2c" "$(ratio "$w2w" "$rw")" "$(ratio "$w2c" "$rc")"
 	printf '%-16s fairlab whatif (%d policies), one process, a ring, 2 threads:  wall %6.2f s, CPU %6.2f s;  whatif/report wall %s, CPU %s\n' \
 		"$label:" "$npol" "$wrw" "$wrc" "$(ratio "$wrw" "$rw")" "$(ratio "$wrc" "$rc")"
+	printf '%-16s fairlab whatif (%d policies), 2 processes (--procs=2):  wall %6.2f s, CPU %6.2f s;  whatif/report wall %s, CPU %s\n' \
+		"$label:" "$npol" "$wpw" "$wpc" "$(ratio "$wpw" "$rw")" "$(ratio "$wpc" "$rc")"
 done
 # v7 zstd against v6 in alternating rounds: load that changes during the
 # run hits both sides of a round alike
@@ -274,12 +274,11 @@ rss_all=$(peak_rss_kb "$fl" report "$big")
 rss_half=$(peak_rss_kb "$fl" report "$half")
 printf 'peak RSS of fairlab report: %.1f MB for %d records, %.1f MB for %d records (first half)\n' \
 	"$(echo "$rss_all / 1024" | bc -l)" "$n" "$(echo "$rss_half / 1024" | bc -l)" "$nhalf"
-# whatif's peak RSS, summed over its processes when it splits the
-# policies over several (FAIRLAB_PROFILE says; /usr/bin/time gives the
-# largest one's); on each file as the user runs it
+# whatif --procs=2's peak RSS, summed over its processes (FAIRLAB_PROFILE
+# says; /usr/bin/time gives the largest one's)
 whatif_rss_kb() {
 	local e kb
-	e=$(FAIRLAB_PROFILE=1 /usr/bin/time -v "$fl" whatif "$1" 2>&1 >/dev/null)
+	e=$(FAIRLAB_PROFILE=1 /usr/bin/time -v "$fl" whatif --procs=2 "$1" 2>&1 >/dev/null)
 	kb=$(printf '%s\n' "$e" | sed -n 's/^fairlab profile: peak RSS [0-9.]* MB in this process, \([0-9.]*\) MB in all.*/\1/p')
 	if [ -n "$kb" ]; then
 		echo "$kb * 1024" | bc -l
@@ -289,13 +288,11 @@ whatif_rss_kb() {
 }
 for f in "$big" "$v6"; do
 	label=$([ "$f" = "$big" ] && echo "v7 zstd" || echo "v6 uncompressed")
-	np=$(FAIRLAB_PROFILE=1 "$fl" whatif --csv "$f" 2>&1 >/dev/null |
-		sed -n 's/^fairlab profile: the [0-9]* policies in \([0-9]*\) processes.*/\1/p')
-	printf 'peak RSS of fairlab whatif, %s: %.1f MB in all (%s process(es)) for %d records\n' \
-		"$label" "$(echo "$(whatif_rss_kb "$f") / 1024" | bc -l)" "${np:-1}" "$n"
+	printf 'peak RSS of fairlab whatif --procs=2, %s: %.1f MB in all for %d records\n' \
+		"$label" "$(echo "$(whatif_rss_kb "$f") / 1024" | bc -l)" "$n"
 done
 rss_all=$(peak_rss_kb "$fl" whatif "$big")
 rss_half=$(peak_rss_kb "$fl" whatif "$half")
-printf 'peak RSS of fairlab whatif (v7 zstd): %.1f MB for %d records, %.1f MB for %d records (first half)\n' \
+printf 'peak RSS of fairlab whatif: %.1f MB for %d records, %.1f MB for %d records (first half)\n' \
 	"$(echo "$rss_all / 1024" | bc -l)" "$n" "$(echo "$rss_half / 1024" | bc -l)" "$nhalf"
 tests/bench/bench-threads.sh "$big"

@@ -184,46 +184,31 @@ else
 	not_ok "$gen made a 60 k-record file (make -C tools all)"
 fi
 
-# the policies dealt out to processes that each read the file
-# (whatif_shards.c): the same output whatever their number, on the
+# the policies dealt out to processes that each read the file (--procs,
+# whatif_shards.c): the same output whatever their number, on the
 # committed zstd recordings and on an uncompressed one
 procs() { FAIRLAB_PROFILE=1 "$@" 2>&1 >/dev/null |
 	sed -n 's/^fairlab profile: the [0-9]* policies in \([0-9]*\) processes, each reading the file.*/\1/p'; }
 for f in "$ref" "$DATA/analyzer-policies.dat" "$tmp/g60k.dat"; do
 	name=$(basename "$f")
-	FAIRLAB_SHARDS=1 "$FAIRLAB" whatif --csv --rel "$f" >"$tmp/p1" 2>"$tmp/p1.err"
+	"$FAIRLAB" whatif --csv --rel "$f" >"$tmp/p1" 2>"$tmp/p1.err"
 	for n in 2 3 5; do
-		FAIRLAB_SHARDS=$n "$FAIRLAB" whatif --csv --rel "$f" >"$tmp/pn" 2>"$tmp/pn.err"
+		"$FAIRLAB" whatif --procs=$n --csv --rel "$f" >"$tmp/pn" 2>"$tmp/pn.err"
 		check "$name: 50 policies in $n processes = in one, warnings too ($(($(wc -l <"$tmp/p1") - 1)) rows)" \
 			eval '[ "$(wc -l <"$tmp/p1")" -gt 40 ] && cmp -s "$tmp/p1" "$tmp/pn" && cmp -s "$tmp/p1.err" "$tmp/pn.err"'
 	done
-	FAIRLAB_SHARDS=4 "$FAIRLAB" whatif --json --policy=recorded,stock,budget:5 --layout=global,node,node:1000 --contention=10 "$f" >"$tmp/pj4" 2>/dev/null
-	FAIRLAB_SHARDS=1 "$FAIRLAB" whatif --json --policy=recorded,stock,budget:5 --layout=global,node,node:1000 --contention=10 "$f" >"$tmp/pj1" 2>/dev/null
+	"$FAIRLAB" whatif --procs=4 --json --policy=recorded,stock,budget:5 --layout=global,node,node:1000 --contention=10 "$f" >"$tmp/pj4" 2>/dev/null
+	"$FAIRLAB" whatif --json --policy=recorded,stock,budget:5 --layout=global,node,node:1000 --contention=10 "$f" >"$tmp/pj1" 2>/dev/null
 	check "$name: 9 policies under layouts, contention term, JSON: 4 processes = 1" \
 		eval '[ -s "$tmp/pj1" ] && cmp -s "$tmp/pj1" "$tmp/pj4"'
 done
+check "--procs=3: 3 processes" test "$(procs "$FAIRLAB" whatif --procs=3 "$ref")" = 3
+check "--procs=5 on 3 policies: 3 processes" \
+	test "$(procs "$FAIRLAB" whatif --procs=5 --policy=stock,force,nonzero "$ref")" = 3
+check "unasked: one process" test -z "$(procs "$FAIRLAB" whatif "$ref")"
 if [ -s "$tmp/g60k.dat" ]; then
-	want=$(( $(nproc) < 3 ? $(nproc) : 3 ))
-	got=$(procs "$FAIRLAB" whatif "$tmp/g60k.dat")
-	if [ "$want" -ge 2 ]; then
-		check "uncompressed, 50 policies, $(nproc) CPUs: $want processes (${got:-1})" test "${got:-1}" = "$want"
-	fi
-	check "uncompressed, 50 policies, 1 CPU: one process" \
-		test -z "$(procs taskset -c 0 "$FAIRLAB" whatif "$tmp/g60k.dat")"
-	check "uncompressed, FAIRLAB_THREADS=0: one process" \
-		test -z "$(procs env FAIRLAB_THREADS=0 "$FAIRLAB" whatif "$tmp/g60k.dat")"
-	check "uncompressed, 31 policies: one process" \
-		test -z "$(procs "$FAIRLAB" whatif --sweep=fixed:1..31*1 "$tmp/g60k.dat")"
-	if [ "$want" -ge 2 ]; then
-		check "uncompressed, 32 policies, $(nproc) CPUs: 2 processes" \
-			test "$(procs "$FAIRLAB" whatif --sweep=fixed:1..32*1 "$tmp/g60k.dat")" = 2
-	fi
-	check "zstd ($(basename "$ref")), 50 policies: one process" \
-		test -z "$(procs "$FAIRLAB" whatif "$ref")"
-	check "FAIRLAB_SHARDS=2 on 3 policies: 2 processes" \
-		test "$(procs env FAIRLAB_SHARDS=2 "$FAIRLAB" whatif --policy=stock,force,nonzero "$tmp/g60k.dat")" = 2
 	# a process killed under way: named, and the run fails
-	FAIRLAB_SHARDS=2 "$FAIRLAB" whatif --rel "$tmp/g60k.dat" >/dev/null 2>"$tmp/kerr" &
+	"$FAIRLAB" whatif --procs=2 --rel "$tmp/g60k.dat" >/dev/null 2>"$tmp/kerr" &
 	pid=$!
 	child=
 	for _ in $(seq 2000); do
@@ -236,12 +221,6 @@ if [ -s "$tmp/g60k.dat" ]; then
 	check "a replay process killed: exit 1 ($rc), named with its signal" \
 		eval '[ -n "$child" ] && [ "$rc" = 1 ] && grep -q "replay process of policy share 2 of 2 failed (killed by signal 9" "$tmp/kerr"'
 fi
-for v in 0 65 two; do
-	FAIRLAB_SHARDS=$v "$FAIRLAB" whatif "$ref" >"$out" 2>"$err"
-	rc=$?
-	check "FAIRLAB_SHARDS=$v: exit 1 ($rc), said why, nothing printed" \
-		eval '[ "$rc" = 1 ] && grep -q "FAIRLAB_SHARDS=.$v. is not a number of processes from 1 to 64" "$err" && [ ! -s "$out" ]'
-done
 
 # every policy really is in analyzer-policies.dat, with its decisions
 pol=$DATA/analyzer-policies.dat
@@ -388,8 +367,8 @@ for args in "" "--policy=stok $ref" "--layout=numa $ref" "--layout=global:5 $ref
 	"--scale-cpus=112 $ref" "--contention=10 --scale-cpus=0 $ref" "--contention=1x $ref" "--policy=relative:0 $ref" "--sweep=relative:0..8 $ref" \
 	"--sweep=stock:1..2 $ref" "--sweep=fixed:8..4 $ref" "--sweep=fixed:1..8x1 $ref" \
 	"--sweep=fixed:1..8*0 $ref" "--sweep=fixed:1..2y $ref" "--cost=money $ref" \
-	"--machine=m1 $ref" "--error=rel $ref" \
-	"--json --csv $ref" "$ref $ref" "--no-such $ref"; do
+	"--machine=m1 $ref" "--error=rel $ref" "--procs=0 $ref" "--procs=65 $ref" \
+	"--procs=two $ref" "--json --csv $ref" "$ref $ref" "--no-such $ref"; do
 	run_fl "$out" "$err" whatif $args; s=$?
 	check "whatif $args: exit 2 with a message" eval 'test $s = 2 -a -s "$err"'
 done

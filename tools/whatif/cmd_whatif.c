@@ -15,6 +15,7 @@
 #include "gnuplot.h"
 #include "metrics.h"
 #include "whatif.h"
+#include "whatif_shards.h"
 
 static void help(FILE *f)
 {
@@ -131,6 +132,10 @@ FL_SHARED_MISS_HELP
 "                   more columns: coh_cost_contended_ns_per_s and\n"
 "                   coh_cost_contended_scaled_ns_per_s (at --scale-cpus)\n"
 FL_THREADS_HELP
+"  --procs=N        the policies dealt out to N processes (1-64, default 1),\n"
+"                   each reading FILE and running the engine itself: a\n"
+"                   wall-clock gain only where cores and memory are free\n"
+"                   (N times the memory); the output is the same whatever N\n"
 "  -h, --help       this text\n"
 "  --idlest         the placement what-if instead: every recorded\n"
 "                   find_idlest_group() call under every idlest policy\n"
@@ -558,6 +563,7 @@ int cmd_whatif(int argc, char **argv)
 		{ "rel", no_argument, NULL, 'r' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "gnuplot", required_argument, NULL, 'g' },
+		{ "procs", required_argument, NULL, 'P' },
 		FL_COMMON_OPTIONS,
 	};
 	struct fl_policy_list l = { 0 };
@@ -640,6 +646,14 @@ int cmd_whatif(int argc, char **argv)
 				w.cont_window_ns = (u64)v * 1000;
 			else
 				w.cont_cpus = (u32)v;
+			break;
+		}
+		case 'P': {
+			long n;
+
+			if (fl_parse_long(optarg, 1, FL_SHARDS_MAX, "--procs", &n))
+				goto out;
+			w.procs = (u32)n;
 			break;
 		}
 		case 'o':

@@ -227,9 +227,9 @@ int fl_whatif_run(struct fl_whatif *w, const char *path,
 		fl_error("out of memory");
 		return -1;
 	}
-	w->nshards = fl_shards_count(path, l->n);
+	w->nshards = w->procs > l->n ? l->n : w->procs;
 	if (!w->nshards)
-		return -1;
+		w->nshards = 1;
 	if (w->nshards > 1) {
 		for (k = 1; k < w->nshards; k++)
 			bytes[k] = fl_shard_size(l->n, k, w->nshards) *

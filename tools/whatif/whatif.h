@@ -39,6 +39,8 @@ struct fl_whatif {
 	const struct fa_replay_result **res;
 	struct fl_shards *sh;
 	u32 nshards;
+	/* the processes asked for (--procs; 0 as 1); set before fl_whatif_run() */
+	u32 procs;
 	bool *front;		/* per policy: on the Pareto frontier */
 	bool rel;		/* relative errors replayed */
 	bool layouts;		/* layouts named (--layout, POLICY/LAYOUT): their columns */

@@ -18,7 +18,6 @@
 
 #include "cli.h"
 #include "fa_forkjoin.h"
-#include "reader.h"
 #include "whatif_shards.h"
 
 /* Written last by a shard that ran its work to a 0: its area is whole. */
@@ -37,47 +36,6 @@ struct fl_shards {
 	size_t len;
 	long rss_kb;		/* the others' peak RSS, summed */
 };
-
-static bool compressed(const char *path)
-{
-	char err[256];
-	struct fl_reader *rd = fl_reader_open(path, err, sizeof(err));
-	bool z;
-
-	/* unreadable: one process, which says why */
-	if (!rd)
-		return true;
-	z = fl_reader_info(rd)->compression[0] != '\0';
-	fl_reader_close(rd);
-	return z;
-}
-
-u32 fl_shards_count(const char *path, u32 npol)
-{
-	const char *env = getenv("FAIRLAB_SHARDS");
-	const char *thr = getenv("FAIRLAB_THREADS");
-	long cpus, n;
-
-	if (env) {
-		char *end;
-
-		errno = 0;
-		n = strtol(env, &end, 10);
-		if (errno || end == env || *end || n < 1 || n > FL_SHARDS_MAX) {
-			fl_error("FAIRLAB_SHARDS='%s' is not a number of processes from 1 to %d",
-				 env, FL_SHARDS_MAX);
-			return 0;
-		}
-		return npol && (u32)n > npol ? npol : (u32)n;
-	}
-	cpus = fa_cpus_usable();
-	n = npol / FL_SHARD_MIN_POLICIES;
-	if (n > cpus)
-		n = cpus;
-	if (n < 2 || (thr && !strcmp(thr, "0")) || compressed(path))
-		return 1;
-	return (u32)n;
-}
 
 static size_t page_up(size_t v)
 {
@@ -198,7 +156,7 @@ int fl_shards_wait(struct fl_shards *s)
 
 			describe(status, why, sizeof(why));
 			if (!ret)
-				fl_error("whatif: the replay process of policy share %u of %u failed (%s); FAIRLAB_SHARDS=1 replays every policy in one process, which says why",
+				fl_error("whatif: the replay process of policy share %u of %u failed (%s); --procs=1 replays every policy in one process, which says why",
 					 k + 1, s->n, why);
 			ret = -1;
 			continue;

@@ -1,22 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * whatif's policies split over processes, "shards": every shard reads the
- * recording and runs the engine itself, and replays its own share of the
- * policies (shard k of n: the list's policies k, k + n, k + 2n, ...: each
- * shard a mix of every rule shape).  Shard 0 is the calling process; the
- * others are forked before it begins and hand their results back through
- * a shared anonymous mapping, each into its own area.
+ * whatif's policies dealt out to processes, "shards" (whatif --procs=N):
+ * every shard reads the recording and runs the engine itself, and
+ * replays its own share of the policies (shard k of n: the list's
+ * policies k, k + n, k + 2n, ...: each shard a mix of every rule shape).
+ * Shard 0 is the calling process; the others are forked before it
+ * begins and hand their results back through a shared anonymous mapping,
+ * each into its own area.
  *
- * Why processes that each read the file, rather than threads sharing one
- * reading: on the 2-core machines this was measured on, handing each
- * record's shared work from one thread to another (a ring, a helper
- * thread, policies split between the engine's thread and another) made
- * the replay cost 15-47% more CPU and gained no wall-clock time, while two
- * independent processes ran as fast as one.  Reading an uncompressed
- * recording again costs less than a share of 50 policies' replay; reading
- * a zstd one again does not (docs/history/2026-12-05-analyzer-speed.md).
+ * Nothing is handed between processes per record: on the 2-CPU host it
+ * was measured on, every way of handing each record's shared work from
+ * one thread to another (a ring, a helper thread, the policies split
+ * between the engine's thread and another) made the replay cost 15-47%
+ * more CPU, while two independent processes ran as fast as one.  The
+ * price is a reading and an engine per process, and their memory: a
+ * gain only where reading is cheap against the replay and cores and
+ * memory are free, hence asked for, never the default
+ * (docs/history/2026-12-05-analyzer-speed.md, "Policies over processes").
  *
- *   n = fl_shards_count(path, npol)	1: this process alone
  *   s = fl_shards_start(n, bytes, fn, arg)
  *			shards 1 .. n-1 forked: each runs fn(k, area, arg),
  *			then exits; NULL: none (errno), do it all here
@@ -32,25 +33,10 @@
 
 #include "fl_types.h"
 
-/* At most this many shards (FAIRLAB_SHARDS above it is refused). */
+/* At most this many shards (whatif --procs). */
 #define FL_SHARDS_MAX 64
-/*
- * Unasked, a shard per this many policies at least: below it the second
- * reading costs more than the replay it takes off (measured on 2 cores:
- * reading and the engine alone take as long as 19 policies' replay).
- */
-#define FL_SHARD_MIN_POLICIES 16
 
 struct fl_shards;
-
-/*
- * How many shards replay @npol policies of @path.  FAIRLAB_SHARDS=N asks
- * for N (1-64, at most @npol).  Unasked: 1 on one CPU, with
- * FAIRLAB_THREADS=0 (nothing beside the caller's thread), or for a
- * compressed recording; else one per FL_SHARD_MIN_POLICIES policies, at
- * most one per CPU the process may run on.
- */
-u32 fl_shards_count(const char *path, u32 npol);
 
 /* The policies of shard @k of @n among @npol: list indices k, k + n, ... */
 static inline u32 fl_shard_size(u32 npol, u32 k, u32 n)

@@ -3,8 +3,10 @@
  * A recording replayed under many policies, and its Pareto frontier
  * (see whatif.h).
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 
 #include "analyze.h"
@@ -238,7 +240,8 @@ int fl_whatif_run(struct fl_whatif *w, const char *path,
 		fa_set_cpu_share(w->nshards);
 		w->sh = fl_shards_start(w->nshards, bytes, shard, &job);
 		if (!w->sh) {
-			/* every policy here, as without shards */
+			fl_warn("--procs=%u: the other processes could not start (%s): every policy in this one",
+				w->nshards, strerror(errno));
 			fa_set_cpu_share(1);
 			w->nshards = 1;
 		}

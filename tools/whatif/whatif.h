@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * One recording replayed under a list of policies (analysis/fa_replay.h)
- * and the Pareto frontier of the results: shared by `fairlab whatif` and
- * `fairlab plot --whatif`.
+ * One recording replayed under a list of policies (analysis/fa_replay.h),
+ * in one process or dealt out to several (whatif_shards.h), and the
+ * Pareto frontier of the results: what `fairlab whatif` prints and plots
+ * (cmd_whatif.c).
  */
 #ifndef FL_WHATIF_H
 #define FL_WHATIF_H

@@ -15,7 +15,8 @@
 /* The processes sharing the CPUs (fa_set_cpu_share()). */
 static long cpu_share = 1;
 
-long fa_cpus_usable(void)
+/* The CPUs this process may run on (its affinity mask), at least 1. */
+static long affinity_cpus(void)
 {
 	cpu_set_t set;
 	long n;
@@ -34,7 +35,7 @@ void fa_set_cpu_share(unsigned int procs)
 /* This process's share of the CPUs it may run on, at least 1. */
 static long usable_cpus(void)
 {
-	long n = fa_cpus_usable() / cpu_share;
+	long n = affinity_cpus() / cpu_share;
 
 	return n > 0 ? n : 1;
 }

@@ -46,12 +46,10 @@ int fa_fj_asked(const struct fa_fj *f);
 int fa_thread_start(pthread_t *th, void *(*fn)(void *), void *arg);
 /* Whether the what-if replay goes to a thread of its own through a ring. */
 bool fa_fj_ring_wanted(void);
-/* The CPUs this process may run on (its affinity mask), at least 1. */
-long fa_cpus_usable(void);
 /*
- * @procs processes share those CPUs from now on (whatif's shards,
- * tools/whatif/whatif_shards.h): the helper and the ring count on
- * 1/@procs of them each.
+ * @procs processes share the CPUs this process may run on from now on
+ * (whatif's shards, tools/whatif/whatif_shards.h): the helper and the
+ * ring count on 1/@procs of them each.
  */
 void fa_set_cpu_share(unsigned int procs);
 

@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "fa_forkjoin.h"
 #include "whatif_shards.h"
 
 /* Written last by a shard that ran its work to a 0: its area is whole. */

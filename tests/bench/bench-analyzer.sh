@@ -275,16 +275,13 @@ rss_half=$(peak_rss_kb "$fl" report "$half")
 printf 'peak RSS of fairlab report: %.1f MB for %d records, %.1f MB for %d records (first half)\n' \
 	"$(echo "$rss_all / 1024" | bc -l)" "$n" "$(echo "$rss_half / 1024" | bc -l)" "$nhalf"
 # whatif --procs=2's peak RSS, summed over its processes (FAIRLAB_PROFILE
-# says; /usr/bin/time gives the largest one's)
+# says; /usr/bin/time would give only the largest one's)
 whatif_rss_kb() {
-	local e kb
-	e=$(FAIRLAB_PROFILE=1 /usr/bin/time -v "$fl" whatif --procs=2 "$1" 2>&1 >/dev/null)
-	kb=$(printf '%s\n' "$e" | sed -n 's/^fairlab profile: peak RSS [0-9.]* MB in this process, \([0-9.]*\) MB in all.*/\1/p')
-	if [ -n "$kb" ]; then
-		echo "$kb * 1024" | bc -l
-	else
-		printf '%s\n' "$e" | awk -F': ' '/Maximum resident set size/ { print $2 }'
-	fi
+	local mb
+	mb=$(FAIRLAB_PROFILE=1 "$fl" whatif --procs=2 "$1" 2>&1 >/dev/null |
+		sed -n 's/^fairlab profile: peak RSS [0-9.]* MB in this process, \([0-9.]*\) MB in all.*/\1/p')
+	[ -n "$mb" ] || die "whatif --procs=2 $1 printed no summed peak RSS"
+	echo "$mb * 1024" | bc -l
 }
 for f in "$big" "$v6"; do
 	label=$([ "$f" = "$big" ] && echo "v7 zstd" || echo "v6 uncompressed")

@@ -129,6 +129,30 @@ check "numa: fairlab report: no sanitizer report" \
 	bash -c "! grep -E -q '$SAN_REPORT' '$tmp/big.err'"
 compare "$tmp/nsrc.json" "$tmp/nbig.json" "numa v6" 0
 
+# --same-groups: repetitions reuse their copy's groups, so the whole
+# trace holds K x the source's groups (not K x R x), with K x R x its
+# records; without it, each (k, r) has its own (compare() above).
+"$GEN" -q -g -k 2 -r 3 -f v6 "$src" -o "$tmp/same.dat" 2>"$tmp/gen.err"
+check "--same-groups: fl-tracegen exits 0" test $? -eq 0
+check "--same-groups: no sanitizer report" bash -c "! grep -E -q '$SAN_REPORT' '$tmp/gen.err'"
+"$FAIRLAB" report --json "$tmp/same.dat" >"$tmp/same.json" 2>"$tmp/same.err"
+check "--same-groups: fairlab report exits 0" test $? -eq 0
+check "--same-groups: fairlab report: no sanitizer report" \
+	bash -c "! grep -E -q '$SAN_REPORT' '$tmp/same.err'"
+python3 - "$tmp/src.json" "$tmp/same.json" <<'PY' || tap_failed=$((tap_failed + 1))
+import json, sys
+a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+ga, gb = a["total"]["metrics"]["groups_n"], b["total"]["metrics"]["groups_n"]
+ok = ga > 0 and gb == 2 * ga
+print(("ok - " if ok else "not ok - ") +
+      "--same-groups -k 2 -r 3: %d groups, 2 x the source's %d" % (gb, ga))
+ra, rb = a["records"]["fairlab_n"], b["records"]["fairlab_n"]
+ok2 = rb == 6 * ra
+print(("ok - " if ok2 else "not ok - ") +
+      "--same-groups -k 2 -r 3: %d fairlab records, 6 x the source's %d" % (rb, ra))
+sys.exit(0 if ok and ok2 else 1)
+PY
+
 # The figures do not depend on the format written.
 "$FAIRLAB" report "$tmp/big.v6.dat" 2>/dev/null | sed 1,2d >"$tmp/r6"
 "$FAIRLAB" report "$tmp/big.v7.dat" 2>/dev/null | sed 1,2d >"$tmp/r7"

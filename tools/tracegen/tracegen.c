@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -68,6 +69,10 @@ static void usage(FILE *f)
 "  -r, --repeat=R        copies one after the other in time (default 1)\n"
 "  -n, --records=N       repeat as often as needed for at least N records\n"
 "                        in all (sets R = ceil(N / (K x source records)))\n"
+"  -g, --same-groups     every repetition of copy k reuses copy k's groups:\n"
+"                        3 x K groups from analyzer-policies.dat whatever\n"
+"                        R, to check that memory does not grow with the\n"
+"                        length alone; for memory, not figures (below)\n"
 "  -t, --tmpdir=DIR      where the per-CPU data waits before it is written\n"
 "                        into OUTPUT (default: OUTPUT's directory; it needs\n"
 "                        the uncompressed size, freed at the end)\n"
@@ -103,10 +108,18 @@ static void usage(FILE *f)
 "repetition's last segment; the whole trace's counts still scale);\n"
 "the source's cpustats (lost-event counts), uname and version options.\n"
 "\n"
+"With --same-groups, group ids get k << 40 only: repetition r's groups are\n"
+"repetition 0's, and each repetition starts their contrib and tg_load_avg\n"
+"over from the source's first values.  The analyzer then sees moves no\n"
+"traced write explains at every repetition's start (audit warnings, an\n"
+"error the source does not have there): such a file measures memory and\n"
+"speed against length, not the source's figures.\n"
+"\n"
 "Examples:\n"
 "  fl-tracegen -k 2 -r 3 -f v6 tests/data/analyzer-policies.dat -o big.dat\n"
 "  fl-tracegen -k 16 -n 100000000 tests/data/analyzer-policies.dat \\\n"
-"      -o build/bench/gen/analyzer.zstd.dat\n");
+"      -o build/bench/gen/analyzer.zstd.dat\n"
+"  fl-tracegen -g -n 8000000 tests/data/analyzer-policies.dat -o long.dat\n");
 }
 
 struct source {
@@ -243,7 +256,7 @@ static void rewrite(unsigned char *data, int len, uint64_t ts, void *arg)
 
 /* Writes output CPU @ocpu's data (copy k = ocpu / ncpu, every r) to @path. */
 static int write_cpu(const struct source *src, int ocpu, long copies, long reps,
-		     uint64_t span, const char *path)
+		     bool same_groups, uint64_t span, const char *path)
 {
 	int k = ocpu / src->ncpu, cpu = ocpu % src->ncpu;
 	size_t ps = (size_t)src->page_size, i;
@@ -260,7 +273,8 @@ static int write_cpu(const struct source *src, int ocpu, long copies, long reps,
 		struct tg_copy c = {
 			.cpu_off = (int64_t)k * src->ncpu,
 			.node_off = (int64_t)k * (src->s.max_node + 1),
-			.group = (uint64_t)r * (uint64_t)copies + (uint64_t)k,
+			.group = same_groups ? (uint64_t)k :
+				 (uint64_t)r * (uint64_t)copies + (uint64_t)k,
 			/* repetition r's reads follow r-1's: nr stays consecutive */
 			.nr_off = src->s.min_nr[cpu] ?
 				  (uint64_t)r * (src->s.max_nr[cpu] - src->s.min_nr[cpu] + 1) : 0,
@@ -316,6 +330,7 @@ static const struct option longopts[] = {
 	{ "cpu-copies", required_argument, NULL, 'k' },
 	{ "repeat", required_argument, NULL, 'r' },
 	{ "records", required_argument, NULL, 'n' },
+	{ "same-groups", no_argument, NULL, 'g' },
 	{ "tmpdir", required_argument, NULL, 't' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -327,6 +342,7 @@ int main(int argc, char **argv)
 	const char *out = NULL, *tmpdir = NULL, *clock;
 	long copies = 1, reps = 1, want = 0, nout = 0, i;
 	int version = 7, quiet = 0, opt, ret = 1;
+	bool same_groups = false;
 	struct source src = { 0 };
 	struct tracecmd_output *oh = NULL;
 	char **files = NULL, *dir = NULL, clockopt[64];
@@ -334,7 +350,7 @@ int main(int argc, char **argv)
 	double t0 = now(), t1;
 	struct stat st;
 
-	while ((opt = getopt_long(argc, argv, "o:f:k:r:n:t:qh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "o:f:k:r:n:gt:qh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'o': out = optarg; break;
 		case 'f':
@@ -350,6 +366,7 @@ int main(int argc, char **argv)
 		case 'k': copies = parse_count("cpu-copies", optarg, 4096); break;
 		case 'r': reps = parse_count("repeat", optarg, 1L << 20); break;
 		case 'n': want = parse_count("records", optarg, 1L << 40); break;
+		case 'g': same_groups = true; break;
 		case 't': tmpdir = optarg; break;
 		case 'q': quiet = 1; break;
 		case 'h': usage(stdout); return 0;
@@ -399,7 +416,7 @@ int main(int argc, char **argv)
 			files[i] = NULL;
 			goto done;
 		}
-		if (write_cpu(&src, (int)i, copies, reps, span, files[i]))
+		if (write_cpu(&src, (int)i, copies, reps, same_groups, span, files[i]))
 			goto done;
 	}
 	t1 = now();

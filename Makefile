@@ -177,9 +177,8 @@ bench-profile: userspace
 
 # FL_BENCH_SOURCE=gen: a generated recording (fl-tracegen), no VM, no modules.
 bench-analyzer: userspace
-ifeq ($(FL_BENCH_SOURCE),gen)
 	$(MAKE) -C tools $(CURDIR)/build/fl-tracegen
-else
+ifneq ($(FL_BENCH_SOURCE),gen)
 	$(call need,vm)
 	@$(MAKE) --no-print-directory modules KERNEL=$(KERNEL)
 endif

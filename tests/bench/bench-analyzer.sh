@@ -27,6 +27,11 @@
 #  3. Peak RSS (/usr/bin/time -v) of `fairlab report` on the whole
 #     recording and on its first half (trace-cmd split): the engine keeps
 #     no per-record state, so it should not grow with the trace length.
+#     A generated recording's half also holds half its groups (each
+#     repetition has its own), so the length alone is checked on
+#     `fl-tracegen --same-groups` files of a quarter, a half and all of
+#     FL_BENCH_RECORDS (the same 3 x FL_BENCH_GEN_CPUS groups in each):
+#     report's and whatif's peak RSS on each, largest / smallest.
 #  4. `fairlab whatif FILE` (its default 50 policies replayed in one pass)
 #     against `fairlab report FILE` timed in the same run: 3 alternating
 #     rounds of the two as run, the target the median of the rounds'
@@ -86,6 +91,8 @@ min_events=${FL_BENCH_MIN_EVENTS:-$((records / 10 * 9))}
 
 die() { echo "bench-analyzer: error: $*" >&2; exit 1; }
 [ -x "$fl" ] || die "$fl not built (make)"
+gen=$top/build/fl-tracegen
+[ -x "$gen" ] || die "$gen not built (make)"
 [ -x /usr/bin/time ] || die "/usr/bin/time missing (apt-get install time)"
 command -v trace-cmd >/dev/null || die "trace-cmd missing"
 
@@ -97,10 +104,8 @@ fairlab_records() {
 
 raw=$out/analyzer.dat		# as recorded: v7, uncompressed
 v6=$out/analyzer.v6.dat
+from=${FL_BENCH_GEN_FROM:-$top/tests/data/analyzer-policies.dat}
 if [ "$source" = gen ]; then
-	gen=$top/build/fl-tracegen
-	from=${FL_BENCH_GEN_FROM:-$top/tests/data/analyzer-policies.dat}
-	[ -x "$gen" ] || die "$gen not built (make)"
 	if [ "${1:-}" = --rerecord ] || [ ! -s "$big" ] || [ ! -s "$v6" ]; then
 		rm -rf "$out"
 		mkdir -p "$out"
@@ -274,6 +279,30 @@ rss_all=$(peak_rss_kb "$fl" report "$big")
 rss_half=$(peak_rss_kb "$fl" report "$half")
 printf 'peak RSS of fairlab report: %.1f MB for %d records, %.1f MB for %d records (first half)\n' \
 	"$(echo "$rss_all / 1024" | bc -l)" "$n" "$(echo "$rss_half / 1024" | bc -l)" "$nhalf"
+# The length alone: the same groups in a quarter, a half and the whole
+# of FL_BENCH_RECORDS (fl-tracegen --same-groups), generated once, kept.
+same=()
+for q in 4 2 1; do
+	f=$out/same-groups.$q.dat
+	[ -s "$f" ] || "$gen" -q -g -k "${FL_BENCH_GEN_CPUS:-16}" -n $((records / q)) \
+		"$from" -o "$f" || die "fl-tracegen --same-groups failed"
+	same+=("$f")
+done
+for sub in report whatif; do
+	line='' lo='' hi=''
+	for f in "${same[@]}"; do
+		kb=$(peak_rss_kb "$fl" "$sub" "$f")
+		[ -n "$kb" ] || die "no peak RSS for fairlab $sub $f"
+		groups=$("$fl" report --json "$f" 2>/dev/null | python3 -c \
+			'import json, sys; print(json.load(sys.stdin)["total"]["metrics"]["groups_n"])')
+		line+=$(printf ' %.1f MB for %d records (%d groups);' \
+			"$(echo "$kb / 1024" | bc -l)" "$(fairlab_records "$f")" "$groups")
+		if [ -z "$lo" ] || [ "$kb" -lt "$lo" ]; then lo=$kb; fi
+		if [ -z "$hi" ] || [ "$kb" -gt "$hi" ]; then hi=$kb; fi
+	done
+	printf 'peak RSS of fairlab %s against length, groups fixed (fl-tracegen --same-groups):%s largest / smallest %s\n' \
+		"$sub" "$line" "$(ratio "$hi" "$lo")"
+done
 # whatif --procs=2's peak RSS, summed over its processes (FAIRLAB_PROFILE
 # says; /usr/bin/time would give only the largest one's)
 whatif_rss_kb() {

@@ -280,11 +280,13 @@ rss_half=$(peak_rss_kb "$fl" report "$half")
 printf 'peak RSS of fairlab report: %.1f MB for %d records, %.1f MB for %d records (first half)\n' \
 	"$(echo "$rss_all / 1024" | bc -l)" "$n" "$(echo "$rss_half / 1024" | bc -l)" "$nhalf"
 # The length alone: the same groups in a quarter, a half and the whole
-# of FL_BENCH_RECORDS (fl-tracegen --same-groups), generated once, kept.
+# of FL_BENCH_RECORDS (fl-tracegen --same-groups), generated once, kept
+# under names that say how (other settings make other files).
 same=()
+gk=${FL_BENCH_GEN_CPUS:-16}
 for q in 4 2 1; do
-	f=$out/same-groups.$q.dat
-	[ -s "$f" ] || "$gen" -q -g -k "${FL_BENCH_GEN_CPUS:-16}" -n $((records / q)) \
+	f=$out/same-groups.$(basename "$from" .dat).k$gk.n$((records / q)).dat
+	[ -s "$f" ] || "$gen" -q -g -k "$gk" -n $((records / q)) \
 		"$from" -o "$f" || die "fl-tracegen --same-groups failed"
 	same+=("$f")
 done

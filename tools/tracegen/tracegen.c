@@ -447,10 +447,11 @@ int main(int argc, char **argv)
 		goto done;
 	}
 	if (!quiet)
-		fprintf(stderr, "fl-tracegen: %s: %" PRIu64 " records (%" PRIu64 " fairlab) on %ld CPUs, %ld x the source's %d CPUs, %ld repetitions of %.3f s; %.1f MB (trace.dat v%d%s); per-CPU data %.1f s, file %.1f s\n",
+		fprintf(stderr, "fl-tracegen: %s: %" PRIu64 " records (%" PRIu64 " fairlab) on %ld CPUs, %ld x the source's %d CPUs, %ld repetitions of %.3f s%s; %.1f MB (trace.dat v%d%s); per-CPU data %.1f s, file %.1f s\n",
 			out, src.s.records * (uint64_t)copies * (uint64_t)reps,
 			src.s.fairlab_records * (uint64_t)copies * (uint64_t)reps,
 			nout, copies, src.ncpu, reps, (double)span / 1e9,
+			same_groups ? ", the same groups in every repetition (-g)" : "",
 			(double)st.st_size / 1e6, version, version == 7 ? " zstd" : "",
 			t1 - t0, now() - t1);
 	ret = 0;

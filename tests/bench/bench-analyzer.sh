@@ -282,23 +282,25 @@ printf 'peak RSS of fairlab report: %.1f MB for %d records, %.1f MB for %d recor
 # The length alone: the same groups in a quarter, a half and the whole
 # of FL_BENCH_RECORDS (fl-tracegen --same-groups), generated once, kept
 # under names that say how (other settings make other files).
-same=()
+same=() desc=()
 gk=${FL_BENCH_GEN_CPUS:-16}
 for q in 4 2 1; do
 	f=$out/same-groups.$(basename "$from" .dat).k$gk.n$((records / q)).dat
 	[ -s "$f" ] || "$gen" -q -g -k "$gk" -n $((records / q)) \
 		"$from" -o "$f" || die "fl-tracegen --same-groups failed"
 	same+=("$f")
+	# its fairlab records and groups, from one report --json
+	desc+=("$("$fl" report --json "$f" 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print("%d records (%d groups)" % (d["records"]["fairlab_n"], d["total"]["metrics"]["groups_n"]))')")
 done
 for sub in report whatif; do
 	line='' lo='' hi=''
-	for f in "${same[@]}"; do
-		kb=$(peak_rss_kb "$fl" "$sub" "$f")
-		[ -n "$kb" ] || die "no peak RSS for fairlab $sub $f"
-		groups=$("$fl" report --json "$f" 2>/dev/null | python3 -c \
-			'import json, sys; print(json.load(sys.stdin)["total"]["metrics"]["groups_n"])')
-		line+=$(printf ' %.1f MB for %d records (%d groups);' \
-			"$(echo "$kb / 1024" | bc -l)" "$(fairlab_records "$f")" "$groups")
+	for i in "${!same[@]}"; do
+		kb=$(peak_rss_kb "$fl" "$sub" "${same[i]}")
+		[ -n "$kb" ] || die "no peak RSS for fairlab $sub ${same[i]}"
+		line+=$(printf ' %.1f MB for %s;' "$(echo "$kb / 1024" | bc -l)" "${desc[i]}")
 		if [ -z "$lo" ] || [ "$kb" -lt "$lo" ]; then lo=$kb; fi
 		if [ -z "$hi" ] || [ "$kb" -gt "$hi" ]; then hi=$kb; fi
 	done

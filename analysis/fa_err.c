@@ -26,9 +26,9 @@ void fa_err_span(struct fa_err *e, s64 err, s64 sum_load, u64 dt)
 		return;
 	fa_err_span_time(e, sum_load, dt);
 	fa_err_val(&v, err, sum_load);
-	fa_err_span_abs(e, &e->abs_time, v.a, v.ia, dt, (double)dt, false);
+	fa_err_span_abs(e, &e->abs_time, v.a, v.ia, dt, (double)dt, false, true);
 	if (v.has_rel)
-		fa_err_span_rel(e, &e->rel_time, v.rel, v.ir, dt, (double)dt, false);
+		fa_err_span_rel(e, &e->rel_time, v.rel, v.ir, dt, (double)dt, false, true);
 }
 
 void fa_err_merge_time(struct fa_err *dst, const struct fa_err *src)

@@ -56,7 +56,7 @@ static void read_span(struct fa_tg_seg *ts, struct fa_cfs *c, u64 t, bool times)
 		fa_err_span(&ts->shares, c->rd_diff, c->rd_ideal, dt);
 		fa_shares_val(&v, c->rd_diff, c->rd_ideal, c->rd_scale);
 		fa_err_span_bnd(&ts->shares, &ts->shares.bnd_time, v.bnd, v.ib, dt,
-				(double)dt, false);
+				(double)dt, false, true);
 	}
 	ts->shares.bnd.total = fa_hist_sat_add(ts->shares.bnd.total, dt);
 	c->rd_ts = t;

@@ -25,7 +25,7 @@ static void apply_adv(struct fa_replay *r, u32 i, u64 dt, u64 clock)
 				t->gc[p].rel_time += t->gc[p].rel * dtd;
 		}
 		/* the buckets complete when the results are read */
-		hold(r->pol[p].err, &t->gp[p], &t->gc[p], clock, r->rel);
+		hold(r->pol[p].err, &t->gp[p], &t->gc[p], clock, r->rel, true);
 	}
 }
 
@@ -38,11 +38,11 @@ static void apply_reads(struct fa_replay *r, u32 i, u32 k, u64 dt)
 
 	for (p = 0; p < r->npol; p++) {
 		fa_err_span_abs(r->pol[p].sh, &t->gs[p].sh_abs_time, rd[p].a,
-				rd[p].ia, dt, (double)dt, true);
+				rd[p].ia, dt, (double)dt, true, true);
 		fa_err_span_rel(r->pol[p].sh, &t->gs[p].sh_rel_time, rd[p].rel,
-				rd[p].ir, dt, (double)dt, true);
+				rd[p].ir, dt, (double)dt, true, true);
 		fa_err_span_bnd(r->pol[p].sh, &t->gs[p].sh_bnd_time, rd[p].b,
-				rd[p].ib, dt, (double)dt, true);
+				rd[p].ib, dt, (double)dt, true, true);
 	}
 }
 
@@ -102,6 +102,7 @@ void fa_replay_advance(struct fa_replay *r, const struct fa_engine *e, u32 i,
 		c.i = i;
 		c.k = k;
 		c.dt = t - cf->rd_ts;
+		rp_budget(r, c.dt);
 		cf->rd_ts = t;
 		if (emit(r, &c))
 			r->part[0].nomem = true;
@@ -110,6 +111,7 @@ void fa_replay_advance(struct fa_replay *r, const struct fa_engine *e, u32 i,
 	c.kind = RP_CAP_ADV;
 	c.i = i;
 	c.dt = g->timed && t > g->last_ts ? t - g->last_ts : 0;
+	rp_budget(r, c.dt);
 	r->clock[i] += c.dt;
 	c.clock = r->clock[i];
 	if (emit(r, &c))

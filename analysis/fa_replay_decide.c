@@ -78,12 +78,13 @@ count_switch(const struct fa_replay *r, struct rp_part *pt, struct rp_pol *rp,
 }
 
 /*
- * No policy's layout split (rp_tg.lay) and no contention term (rp_tg.cont):
- * the replay's loops in a copy without their tests.
+ * No policy's layout split (rp_tg.lay), no contention term (rp_tg.cont)
+ * and no histogram that could saturate (rp_rec.sat): the replay's loops
+ * in a copy without their tests, and with plain adds to the histograms.
  */
-static inline bool rp_plain(const struct fa_replay *r)
+static inline bool rp_plain(const struct fa_replay *r, const struct rp_rec *x)
 {
-	return !r->split && !r->cont_on;
+	return !r->split && !r->cont_on && !x->sat;
 }
 
 /* The rules of this record: made for its nr_cpus, "recorded" its own. */
@@ -243,7 +244,7 @@ replay_range(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 		if (err != q->err || changed_load) {
 			struct fa_err_val v;
 
-			hold(rp->err, q, qc, clock, rel);
+			hold(rp->err, q, qc, clock, rel, !plain);
 			q->err = err;
 			/* sum(load) 0: no relative error (fa_err_val()) */
 			fa_err_val(&v, err, rel ? sum_load : 0);
@@ -447,11 +448,11 @@ replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 			/* ideal >= FA_MIN_SHARES: a relative error always */
 			if (abs)
 				fa_err_span_abs(rp->sh, &g->sh_abs_time, q->a,
-						q->ia, dt, dtd, true);
+						q->ia, dt, dtd, true, !plain);
 			fa_err_span_rel(rp->sh, &g->sh_rel_time, q->rel, q->ir, dt,
-					dtd, true);
+					dtd, true, !plain);
 			fa_err_span_bnd(rp->sh, &g->sh_bnd_time, q->b, q->ib, dt,
-					dtd, true);
+					dtd, true, !plain);
 		}
 		if (!timed)
 			continue;
@@ -504,13 +505,14 @@ replay_read_abs(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 }
 
 /*
- * plain: no policy's layout is split and no contention term is kept
- * (rp_plain()), the usual run: their tests fold out of the loops.
+ * plain: no policy's layout is split, no contention term is kept and no
+ * histogram can saturate (rp_plain()), the usual run: their tests fold
+ * out of the loops.
  */
 static void replay_read(struct fa_replay *r, struct rp_part *pt,
 			const struct rp_rec *x)
 {
-	const bool plain = rp_plain(r);
+	const bool plain = rp_plain(r, x);
 
 	if (r->sh_abs)
 		plain ? replay_read_abs(r, pt, x, true, true) :
@@ -546,7 +548,7 @@ void rp_replay_rec(struct fa_replay *r, struct rp_part *pt,
 		for (p = pt->lo; p < pt->hi; p++)
 			cp[p].pub = FL_SINCE_NEVER;
 	}
-	if (rp_plain(r)) {
+	if (rp_plain(r, x)) {
 		if (x->spans)
 			r->rel ? replay_all(r, pt, x, cp, t, true, true, true) :
 				 replay_all(r, pt, x, cp, t, true, false, true);

@@ -182,6 +182,12 @@ struct rp_rec {
 	s32 cpu;		/* executing CPU */
 	bool is_read;		/* a tg_read (the rd_* half below), or a tg_update */
 	bool cseen;		/* the cfs_rq was seen before */
+	/*
+	 * The histograms' adds must saturate from this record on
+	 * (fa_replay.hist_budget): replayed by the loops' general copy
+	 * (rp_plain()), whose adds do.
+	 */
+	bool sat;
 	s64 contrib;		/* recorded contrib before (a read: the engine's) */
 	double dtd;		/* the span of E (a read: of its shares error) before */
 	u64 ts;			/* split layouts only (fa_replay.split): the time */
@@ -379,6 +385,19 @@ struct fa_replay {
 	u32 nbatch __attribute__((aligned(RP_LINE)));
 	u64 attempts;
 	u64 rec_writes;		/* attempts the kernel wrote (resyncs too) */
+	/*
+	 * The spans handed to the replay so far, summed (saturating): a
+	 * group's E held (its clock's steps), a cfs_rq's read error held
+	 * (rd_dt), each also at a segment's close.  A policy's histogram
+	 * bucket only ever receives a part of that sum (E's holds of a
+	 * group add up to its clock's steps; a read's span goes once to
+	 * each policy), so while the sum is below 2^64 - 1 no bucket can
+	 * saturate, and the hot loops add plainly
+	 * (fa_hist_add_bucket_exact()); from the record where it reaches
+	 * 2^64 - 1 (rp_rec.sat), corrupt timestamps, they saturate as the
+	 * engine's own do.
+	 */
+	u64 hist_budget;
 	u64 reads, read_untracked;	/* as the engine counts them */
 };
 
@@ -389,17 +408,27 @@ struct fa_replay {
  */
 static __attribute__((always_inline)) inline void
 hold(struct fa_err *e, struct rp_gp *q, const struct rp_gpc *qc, u64 clock,
-     const bool rel)
+     const bool rel, const bool sat)
 {
 	u64 held = clock - q->since;
 
 	if (held) {
-		/* the policies' histograms are marked all in use (fa_replay.c) */
-		fa_hist_add_bucket_by(&e->abs, q->ia, held, true);
+		/*
+		 * The policies' histograms are marked all in use (fa_replay.c);
+		 * @sat: unless fa_replay.hist_budget says no bucket can pass
+		 * 2^64 - 1.
+		 */
+		fa_hist_add_bucket_all(&e->abs, q->ia, held, sat);
 		if (rel && qc->has_rel)
-			fa_hist_add_bucket_by(&e->rel, qc->ir, held, true);
+			fa_hist_add_bucket_all(&e->rel, qc->ir, held, sat);
 		q->since = clock;
 	}
+}
+
+/* The spans handed to the replay: @dt more (fa_replay.hist_budget). */
+static inline void rp_budget(struct fa_replay *r, u64 dt)
+{
+	r->hist_budget = fa_hist_sat_add(r->hist_budget, dt);
 }
 
 /* CLOCK_MONOTONIC, ns (0 where the clock is missing). */

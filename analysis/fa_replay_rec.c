@@ -106,6 +106,8 @@ static void sync_topo(struct fa_replay *r, const struct fa_engine *e)
 /* Record @x, set up, replayed now or batched for both parts. */
 static int push(struct fa_replay *r, const struct fa_engine *e, struct rp_rec *x)
 {
+	/* this record's span counted: may the loops add plainly? */
+	x->sat = r->hist_budget == ~0ull;
 	sync_topo(r, e);
 	if ((r->split || r->cont_on) && (!r->doms_set || r->topo_gen != e->topo_gen)) {
 		const struct fa_coh_topo t = r->topo;
@@ -171,6 +173,7 @@ int fa_replay_tg_update(struct fa_replay *r, const struct fa_engine *e,
 	dt = g->timed && e->now > g->last_ts ? e->now - g->last_ts : 0;
 	x->spans = dt != 0;
 	x->dtd = (double)dt;
+	rp_budget(r, dt);
 	r->clock[i] += dt;
 	x->clock = r->clock[i];
 	x->ksc = kernel_clock(&t->cfs[cpu], u, e->now, &x->before, &x->evicted);
@@ -237,6 +240,7 @@ int fa_replay_tg_read(struct fa_replay *r, const struct fa_engine *e, u32 i,
 	/* the engine's read_span() and rd_* of this cfs_rq (fa_read.c) */
 	x->rd_dt = kc->rd_seen && e->now > kc->rd_ts ? e->now - kc->rd_ts : 0;
 	x->dtd = (double)x->rd_dt;
+	rp_budget(r, x->rd_dt);
 	kc->rd_ts = e->now;
 	kc->rd_seen = g->timed;
 	if (!g->timed)

@@ -784,6 +784,50 @@ static void test_budget_node(void)
 	done(&x);
 }
 
+/*
+ * The replay's histograms add plainly while the spans it was handed sum
+ * below 2^64 - 1 (fa_replay.hist_budget) and saturate from there, as the
+ * engine's do.  Two groups, TG and TG + 1, recorded under fixed:1000, one
+ * cfs_rq each on CPU 0, with the same records:
+ *   u1  0 ms       load 2000, contrib 0: written (2000 > 1000), E 0
+ *   u2  1 ms       load 2100, contrib 2000: not written (100), E -100
+ *   u3  T = 2^64 - 1 - 2 ms  load 2000: E 0 again
+ * |E| = 100 is held T - 1 ms in each group, 2^64 - 3 ms - 1 ns: below
+ * 2^64 for one group, above it for two.  The engine saturates its
+ * bucket of 100 when it merges the groups at the close; the replay adds
+ * each group's span to its policy's bucket at the group's u3: TG's
+ * (the spans summed so far 2^64 - 1 ms - 1 ns: exact), then TG + 1's,
+ * the sum then saturated: it must saturate too, not wrap to 2^64 - 6 ms
+ * - 2 ns.
+ */
+static void test_hist_saturates(void)
+{
+	const struct fl_tg_policy pol[] = { { FA_REPLAY_RECORDED, 0 } };
+	const u64 T = ~0ull - 2 * MS;
+	struct fa_event ev[6];
+	const struct fa_segment *t, *f;
+	struct run x;
+	u32 i, b = fa_hist_index(100);
+
+	for (i = 0; i < 2; i++) {
+		ev[i] = upd(0, 0, TG + i, 0, 2000, 0, true, 2000, FL_TG_FIXED, 1000);
+		ev[2 + i] = upd(1 * MS, 0, TG + i, 0, 2100, 2000, false, 2000,
+				FL_TG_FIXED, 1000);
+		ev[4 + i] = upd(T, 0, TG + i, 0, 2000, 2000, false, 2000,
+				FL_TG_FIXED, 1000);
+	}
+	run(&x, pol, 1, ev, 6);
+	t = fa_engine_total(x.e);
+	f = fig(&x, 0);
+	is_u64(t->err.abs.w[b], ~0ull, "engine: |E| = 100 held 2 x (2^64 - 3 ms - 1 ns): saturated");
+	is_u64(f->err.abs.w[b], t->err.abs.w[b], "recorded: the engine's saturated bucket, not a wrapped one");
+	is_u64(f->err.max_abs, 100, "recorded: |E| max 100");
+	is_u64(f->writes, 2, "recorded: the 2 writes (u1 in each group)");
+	ok(!memcmp(f->err.abs.w, t->err.abs.w, sizeof(t->err.abs.w)),
+	   "recorded: every |E| bucket the engine's");
+	done(&x);
+}
+
 int main(void)
 {
 	test_fixed_and_switches();
@@ -800,5 +844,6 @@ int main(void)
 	test_layout_recorded_hits();
 	test_layout_late_topology();
 	test_budget_node();
+	test_hist_saturates();
 	return tap_done();
 }

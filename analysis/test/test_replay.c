@@ -828,6 +828,38 @@ static void test_hist_saturates(void)
 	done(&x);
 }
 
+/*
+ * The same for the reads' shares error: test_reads()'s u1-u3, r1 (cfs0,
+ * 30 ms) and r2 (cfs1, 50 ms), then cfs0 read again at T = 2^64 - 1 -
+ * 2 ms and cfs1 at T + 1 ns, with the same fields (no shares error as
+ * recorded: its buckets 0).  r1's error is held T - 30 ms, r2's T - 50
+ * ms + 1 ns: each below 2^64, together above.  The replay adds r1's span
+ * plainly (the spans so far below 2^64 - 1), r2's saturating.
+ */
+static void test_hist_saturates_reads(void)
+{
+	const struct fl_tg_policy pol[] = { { FA_REPLAY_RECORDED, 0 } };
+	const u64 T = ~0ull - 2 * MS;
+	struct fa_event ev[7];
+	const struct fa_segment *t, *f;
+	struct run x;
+
+	reads_records(ev);	/* its u4 replaced: */
+	ev[5] = rd_t(T, 0, 0, 310, 100, 100, 330, 1);
+	ev[6] = rd_t(T + 1, 1, 1, 310, 210, 210, 693, 1);
+	run(&x, pol, 1, ev, 7);
+	t = fa_engine_total(x.e);
+	f = fig(&x, 0);
+	is_u64(t->read_mismatch, 0, "reads past 2^63 ns: every read adds up");
+	is_u64(t->shares.bnd.w[0], ~0ull, "engine: no shares error held 2 x ~2^64 ns: saturated");
+	is_u64(f->shares.bnd.w[0], ~0ull, "recorded: its bounded bucket saturated, not wrapped");
+	ok(!memcmp(f->shares.bnd.w, t->shares.bnd.w, sizeof(t->shares.bnd.w)),
+	   "recorded: every bounded shares-error bucket the engine's");
+	ok(!memcmp(f->shares.rel.w, t->shares.rel.w, sizeof(t->shares.rel.w)),
+	   "recorded: every relative shares-error bucket the engine's");
+	done(&x);
+}
+
 int main(void)
 {
 	test_fixed_and_switches();
@@ -845,5 +877,6 @@ int main(void)
 	test_layout_late_topology();
 	test_budget_node();
 	test_hist_saturates();
+	test_hist_saturates_reads();
 	return tap_done();
 }

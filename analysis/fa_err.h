@@ -148,17 +148,14 @@ static inline void fa_err_val_bnd(struct fa_err_val *v, double a, s64 scale)
  * @e's histograms are marked all in use (fa_err_mark_all()), and the add
  * marks nothing (fa_hist_add_bucket_by()); then, without @sat, the
  * caller also knows that no bucket can pass 2^64 - 1, and the add is a
- * plain one (fa_hist_add_bucket_all()).
+ * plain one (fa_hist_add_bucket_as()).
  */
 static inline __attribute__((always_inline)) void
 fa_err_span_abs(struct fa_err *e, double *abs_time, double a, u32 ia, u64 dt,
 		double dtd, const bool all, const bool sat)
 {
 	*abs_time += a * dtd;
-	if (all)
-		fa_hist_add_bucket_all(&e->abs, ia, dt, sat);
-	else
-		fa_hist_add_bucket_by(&e->abs, ia, dt, false);
+	fa_hist_add_bucket_as(&e->abs, ia, dt, all, sat);
 }
 
 static inline __attribute__((always_inline)) void
@@ -166,10 +163,7 @@ fa_err_span_rel(struct fa_err *e, double *rel_time, double rel, u32 ir, u64 dt,
 		double dtd, const bool all, const bool sat)
 {
 	*rel_time += rel * dtd;
-	if (all)
-		fa_hist_add_bucket_all(&e->rel, ir, dt, sat);
-	else
-		fa_hist_add_bucket_by(&e->rel, ir, dt, false);
+	fa_hist_add_bucket_as(&e->rel, ir, dt, all, sat);
 }
 
 /* The bounded form held for @dt ns (fa_err_span_abs()'s, for bnd). */
@@ -178,10 +172,7 @@ fa_err_span_bnd(struct fa_err *e, double *bnd_time, double bnd, u32 ib, u64 dt,
 		double dtd, const bool all, const bool sat)
 {
 	*bnd_time += bnd * dtd;
-	if (all)
-		fa_hist_add_bucket_all(&e->bnd, ib, dt, sat);
-	else
-		fa_hist_add_bucket_by(&e->bnd, ib, dt, false);
+	fa_hist_add_bucket_as(&e->bnd, ib, dt, all, sat);
 }
 
 /* A bounded value @bnd reached. */

@@ -104,14 +104,19 @@ fa_hist_add_bucket_exact(struct fa_hist *h, u32 idx, u64 weight)
 	h->w[idx] += weight;
 }
 
-/* One of the two above: @sat unless the caller knows the sum stays below 2^64. */
+/*
+ * One of the two above: the plain add for a histogram marked all in use
+ * (@all) whose caller knows no bucket can pass 2^64 - 1 (@sat false),
+ * else fa_hist_add_bucket_by().
+ */
 static inline __attribute__((always_inline)) void
-fa_hist_add_bucket_all(struct fa_hist *h, u32 idx, u64 weight, const bool sat)
+fa_hist_add_bucket_as(struct fa_hist *h, u32 idx, u64 weight, const bool all,
+		      const bool sat)
 {
-	if (sat)
-		fa_hist_add_bucket_by(h, idx, weight, true);
-	else
+	if (all && !sat)
 		fa_hist_add_bucket_exact(h, idx, weight);
+	else
+		fa_hist_add_bucket_by(h, idx, weight, all);
 }
 
 static inline void fa_hist_add_bucket(struct fa_hist *h, u32 idx, u64 weight)

@@ -418,9 +418,9 @@ hold(struct fa_err *e, struct rp_gp *q, const struct rp_gpc *qc, u64 clock,
 		 * @sat: unless fa_replay.hist_budget says no bucket can pass
 		 * 2^64 - 1.
 		 */
-		fa_hist_add_bucket_all(&e->abs, q->ia, held, sat);
+		fa_hist_add_bucket_as(&e->abs, q->ia, held, true, sat);
 		if (rel && qc->has_rel)
-			fa_hist_add_bucket_all(&e->rel, qc->ir, held, sat);
+			fa_hist_add_bucket_as(&e->rel, qc->ir, held, true, sat);
 		q->since = clock;
 	}
 }

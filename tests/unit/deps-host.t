@@ -60,7 +60,9 @@ k=$(printf '%s\n' "${pkgs[@]}" "$hdr" | listed_kernel)
 [ "$k" = "$hdr" ] && ok "negative: the list check catches $hdr" ||
 	nok "negative: the list check missed $hdr (got '$k')"
 k=$(apt_kernel "$tmp/status" "${pkgs[@]}" "$hdr")
-if echo "$k" | grep -q '^Inst linux-image-' && echo "$k" | grep -q "^Inst $hdr\$"; then
+# here-strings, not echo | grep -q: under pipefail, grep -q quitting at
+# its match can kill echo with SIGPIPE and fail the pipeline
+if grep -q '^Inst linux-image-' <<<"$k" && grep -q "^Inst $hdr\$" <<<"$k"; then
 	ok "negative: the simulation catches $hdr and the linux-image it pulls in"
 else
 	nok "negative: the simulation missed $hdr or its linux-image (got: $(echo "$k" | paste -sd' '))"

@@ -127,7 +127,7 @@ int fa_coh_note(struct fa_engine *e, u32 i, s32 cpu, bool write)
 		return r;
 	/* classified once its CPUs are placed, as writer switches are */
 	if (d == FA_COH_UNKNOWN)
-		fa_pending_add_transfer(&e->pend, e, i, 0, cpu, &src);
+		fa_pending_add_transfer(&e->pend, (s32)e->nsegments, i, 0, cpu, &src);
 	e->seg.coh[d]++;
 	e->seg.tgs[i].coh_transfers++;
 	if (!write)

@@ -203,16 +203,16 @@ enum fa_switch {
  */
 #define FA_PENDING_MAX	16384
 /*
- * Keeps an unknown writer switch from CPU @from to @to of @id in the open
- * segment, in @slot's allowance (when there is room: else it stays
- * unknown, and is reported so).
+ * Keeps an unknown writer switch from CPU @from to @to of @id in segment
+ * @seg (the engine's nsegments when its record came: the what-if replay
+ * may model a record after the engine moved on), in @slot's allowance
+ * (when there is room: else it stays unknown, and is reported so).
  */
-void fa_pending_add(struct fa_pending *p, const struct fa_engine *e, u32 id,
-		    u32 slot, s32 from, s32 to);
+void fa_pending_add(struct fa_pending *p, s32 seg, u32 id, u32 slot, s32 from,
+		    s32 to);
 /* The same for a transfer to CPU @to of unknown distance, from @src. */
-void fa_pending_add_transfer(struct fa_pending *p, const struct fa_engine *e,
-			     u32 id, u32 slot, s32 to,
-			     const struct fa_coh_src *src);
+void fa_pending_add_transfer(struct fa_pending *p, s32 seg, u32 id, u32 slot,
+			     s32 to, const struct fa_coh_src *src);
 /*
  * Each of @p's entries of the open segment whose CPUs are placed now:
  * @fn(@arg, entry, its class), then forgotten; those of closed segments

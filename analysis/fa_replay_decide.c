@@ -55,7 +55,7 @@ static const struct fl_tg_rule *recorded_rule(struct rp_part *pt,
  */
 static __attribute__((always_inline)) inline void
 count_switch(const struct fa_replay *r, struct rp_part *pt, struct rp_pol *rp,
-	     u32 p, s32 from, s32 to, int n_to)
+	     u32 p, s32 from, s32 to, int n_to, s32 seg)
 {
 	if (from < 0)
 		return;
@@ -72,7 +72,7 @@ count_switch(const struct fa_replay *r, struct rp_part *pt, struct rp_pol *rp,
 	case FA_SWITCH_UNKNOWN:
 		rp->switches++;
 		rp->xnode_unknown++;
-		fa_pending_add(&pt->pend, r->e, p, p, from, to);
+		fa_pending_add(&pt->pend, seg, p, p, from, to);
 		break;
 	}
 }
@@ -118,7 +118,7 @@ static __attribute__((always_inline)) inline void
 coh(const struct fa_replay *r, struct rp_part *pt, struct rp_pol *rp, u32 p,
     struct fa_coh_line *l, const struct fa_coh_topo *topo,
     const struct fa_coh_cpu *c, bool write, struct fa_cont_line *cl, u64 ts,
-    const struct fa_coh_near *near)
+    const struct fa_coh_near *near, s32 seg)
 {
 	enum fa_coh_dist d = FA_COH_UNKNOWN;
 	struct fa_coh_src src;
@@ -135,7 +135,7 @@ coh(const struct fa_replay *r, struct rp_part *pt, struct rp_pol *rp, u32 p,
 		pt->nomem = true;
 	} else if (k) {
 		if (d == FA_COH_UNKNOWN)
-			fa_pending_add_transfer(&pt->pend, r->e, p, p, c->cpu, &src);
+			fa_pending_add_transfer(&pt->pend, seg, p, p, c->cpu, &src);
 		rp->coh[d]++;
 		rp->coh_by_read += !write;
 		if (cl)		/* the contention term (fa_cont.h) */
@@ -211,7 +211,7 @@ replay_range(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 			/* the policy's own read, before it decides (fa_policy_reads_line()) */
 			if (!resync)
 				coh(r, pt, rp, p, &q->line, &topo, &who, false,
-				    cont ? &cont[p] : NULL, ts, NULL);
+				    cont ? &cont[p] : NULL, ts, NULL, x->seg);
 		}
 		if (range == RP_GATED ||
 		    (range == RP_ANY && fl_tg_rule_needs_clock(&rule)))
@@ -232,14 +232,15 @@ replay_range(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 			s->pub = ksc;
 			rp->writes++;
 			if (q->last_writer != cpu) {
-				count_switch(r, pt, rp, p, q->last_writer, cpu, node);
+				count_switch(r, pt, rp, p, q->last_writer, cpu, node,
+					     x->seg);
 				q->last_writer = cpu;
 			}
 			if (!plain && rp->split)
 				rp_lay_write(r, pt, t, p, x, in.delta);
 			else
 				coh(r, pt, rp, p, &q->line, &topo, &who, true,
-				    cont ? &cont[p] : NULL, ts, &x->near);
+				    cont ? &cont[p] : NULL, ts, &x->near, x->seg);
 		}
 		if (err != q->err || changed_load) {
 			struct fa_err_val v;
@@ -443,7 +444,7 @@ replay_read_all(struct fa_replay *r, struct rp_part *pt, const struct rp_rec *x,
 					  add_w(tla, sub_w(gp[p].err, kerr)), &used);
 		else
 			coh(r, pt, rp, p, &gp[p].line, &topo, &who, false,
-			    cont ? &cont[p] : NULL, ts, NULL);
+			    cont ? &cont[p] : NULL, ts, NULL, x->seg);
 		if (spans) {
 			/* ideal >= FA_MIN_SHARES: a relative error always */
 			if (abs)

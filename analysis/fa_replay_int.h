@@ -180,6 +180,11 @@ struct rp_part {
 struct rp_rec {
 	u32 tg, cfs;		/* group index, cfs_rq's CPU */
 	s32 cpu;		/* executing CPU */
+	/*
+	 * The engine's segment (fa_pending_add()): with the ring the replay
+	 * thread may replay the record after the engine closed it.
+	 */
+	s32 seg;
 	bool is_read;		/* a tg_read (the rd_* half below), or a tg_update */
 	bool cseen;		/* the cfs_rq was seen before */
 	/*
@@ -466,7 +471,7 @@ void rp_cap_apply(struct fa_replay *r, const struct rp_cap *c);
 
 /*
  * fa_replay_ring.c: every policy on a replay thread of its own, fed
- * through a ring of RP_RING_SLOTS batches (32 x 2,048 records of 152
+ * through a ring of RP_RING_SLOTS batches (32 x 2,048 records of 160
  * bytes: 10 MB, whatever the length).
  */
 #define RP_RING_SLOTS 32

@@ -13,7 +13,7 @@ struct lay_note {
 	struct rp_part *pt;
 	struct rp_pol *rp;
 	u32 p;
-	s32 cpu;
+	s32 cpu, seg;
 	u64 ts;
 };
 
@@ -24,7 +24,7 @@ static void note(void *arg, enum fa_coh_dist d, const struct fa_coh_src *src,
 	const struct fa_replay *r = n->r;
 
 	if (d == FA_COH_UNKNOWN)
-		fa_pending_add_transfer(&n->pt->pend, r->e, n->p, n->p, n->cpu, src);
+		fa_pending_add_transfer(&n->pt->pend, n->seg, n->p, n->p, n->cpu, src);
 	n->rp->coh[d]++;
 	n->rp->coh_by_read += !write;
 	if (r->cont_on)
@@ -46,7 +46,7 @@ static void lay_at(struct lay_at *a, struct fa_replay *r, struct rp_part *pt,
 
 	a->topo = r->topo;
 	a->c = fa_coh_cpu(&a->topo, x->cpu);
-	a->n = (struct lay_note){ r, pt, rp, p, x->cpu, x->ts };
+	a->n = (struct lay_note){ r, pt, rp, p, x->cpu, x->seg, x->ts };
 	a->ctx = (struct fa_lay_ctx){ &a->topo, &a->c, r->doms[rp->lay.kind],
 				      r->ndoms[rp->lay.kind], note, &a->n };
 }

@@ -108,6 +108,7 @@ static int push(struct fa_replay *r, const struct fa_engine *e, struct rp_rec *x
 {
 	/* this record's span counted: may the loops add plainly? */
 	x->sat = r->hist_budget == ~0ull;
+	x->seg = (s32)e->nsegments;
 	sync_topo(r, e);
 	if ((r->split || r->cont_on) && (!r->doms_set || r->topo_gen != e->topo_gen)) {
 		const struct fa_coh_topo t = r->topo;

@@ -36,7 +36,8 @@ static void note(void *arg, enum fa_coh_dist d, const struct fa_coh_src *src,
 
 	(void)cl;	/* report prices no contention */
 	if (d == FA_COH_UNKNOWN)
-		fa_pending_add_transfer(&e->pend, e, n->i, 0, n->cpu, src);
+		fa_pending_add_transfer(&e->pend, (s32)e->nsegments, n->i, 0, n->cpu,
+						src);
 	e->seg.coh[d]++;
 	e->seg.tgs[n->i].coh_transfers++;
 	if (!write)

@@ -95,19 +95,19 @@ static int pending_room(struct fa_pending *p, u32 slot, u32 k)
 	return 0;
 }
 
-void fa_pending_add(struct fa_pending *p, const struct fa_engine *e, u32 id,
-		    u32 slot, s32 from, s32 to)
+void fa_pending_add(struct fa_pending *p, s32 seg, u32 id, u32 slot, s32 from,
+		    s32 to)
 {
 	if (pending_room(p, slot, 1))
 		return;
 	p->v[p->n++] = (struct fa_pending_ent){
 		.id = id, .slot = slot, .from = from, .to = to,
-		.seg = (s32)e->nsegments, .kind = FA_PEND_SWITCH,
+		.seg = seg, .kind = FA_PEND_SWITCH,
 	};
 }
 
-void fa_pending_add_transfer(struct fa_pending *p, const struct fa_engine *e,
-			     u32 id, u32 slot, s32 to,
+void fa_pending_add_transfer(struct fa_pending *p, s32 seg, u32 id, u32 slot,
+			     s32 to,
 			     const struct fa_coh_src *src)
 {
 	u32 k;
@@ -117,7 +117,7 @@ void fa_pending_add_transfer(struct fa_pending *p, const struct fa_engine *e,
 	for (k = 0; k < src->n; k++)
 		p->v[p->n++] = (struct fa_pending_ent){
 			.id = id, .slot = slot, .from = src->cpu[k], .to = to,
-			.seg = (s32)e->nsegments,
+			.seg = seg,
 			.kind = k ? FA_PEND_FROM : FA_PEND_TRANSFER,
 			.known = (u8)src->known, .nearest = src->nearest,
 			.more = (u8)(k ? 0 : src->n - 1),
@@ -222,7 +222,7 @@ static void count_write(struct fa_engine *e, struct fa_tg *g, u32 tgi,
 		s->xnode_unknown++;
 		ts->xnode_unknown++;
 		cs->xnode_unknown_in++;
-		fa_pending_add(&e->pend, e, tgi, 0, from, cpu);
+		fa_pending_add(&e->pend, (s32)e->nsegments, tgi, 0, from, cpu);
 	} else if (sw == FA_SWITCH_XNODE) {
 		s->xnode++;
 		ts->xnode++;

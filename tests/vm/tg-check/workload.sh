@@ -14,7 +14,9 @@
 #                          loop in tg/side, and in the root cgroup setsid'd
 #                          fork loops (long-lived autogroups) plus a loop of
 #                          short-lived sessions (an autogroup per iteration)
-#   tg_load_until FILE     the same load, until FILE exists
+#   tg_load_until FILE     the same load, until FILE exists; TG_ROOT_PIDS:
+#                          its root-cgroup loops (session and process group
+#                          leaders: kill -STOP -PID stops one)
 #   tg_wait [SEC]          wait (bounded, default 60 s) for tg_load's tasks
 #   assert_audit_exact NAME    /sys/kernel/fairlab/audit: tg_load_avg ==
 #                          sum_contrib for every group (ok/not_ok)
@@ -109,6 +111,8 @@ EOS
 	TG_PIDS="$TG_PIDS $!"
 	setsid sh /tmp/tg-until.sh /bin/true &
 	TG_PIDS="$TG_PIDS $!"
+	TG_ROOT_PIDS=$!
 	setsid sh /tmp/tg-until.sh setsid /bin/true &
 	TG_PIDS="$TG_PIDS $!"
+	TG_ROOT_PIDS="$TG_ROOT_PIDS $!"
 }

@@ -20,7 +20,9 @@
 #     (trace.dat v7, zstd) and converted to v6 uncompressed.
 #     Then v7 zstd against v6 uncompressed in rounds that alternate the
 #     two (FL_BENCH_ROUNDS, default 5): the ratio of each round, its
-#     median and range (the target is 1.3x at most); that no file was
+#     median and range (the target is 1.3x at most), and what this many
+#     CPUs allow (cpu_bound: report's CPU time on v7 zstd over the CPUs,
+#     against v6's wall time); that no file was
 #     left in, or even created in, an empty $TMPDIR while reading the zstd
 #     file; and FAIRLAB_PROFILE's account of that reading (time in
 #     pread and in ZSTD_decompressDCtx(), decompression rate).
@@ -47,7 +49,10 @@
 #     checked on this
 #     machine: each with both ratios, wall and
 #     CPU, against report's (which runs its own two threads, reader and
-#     engine, on the same machine).
+#     engine, on the same machine); and the least wall time whatif's CPU
+#     time allows on this many CPUs, against report's (cpu_bound): on a
+#     host whose report is fast, a ratio can be out of reach of any
+#     schedule of the same work.
 #
 #  5. Decoding on several threads (tests/bench/bench-threads.sh): report
 #     on the v7 zstd file with --threads=1 and --threads=2 in alternating
@@ -185,6 +190,18 @@ best3() {
 ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%5.2fx", a / b; else printf "  n/a" }'
 }
+# cpu_bound LABEL WHAT CPU OF WALL TARGET: what this host allows.  No
+# schedule runs CPU seconds of work on $(nproc) CPUs in less than
+# CPU / CPUs of wall time, so WHAT (its best run's CPU time CPU) cannot
+# finish within TARGET x WALL (OF's best wall time) unless its work
+# shrinks to TARGET x WALL x CPUs of CPU.  A bound for the work as
+# measured, not for any program: less work lowers it.
+cpu_bound() {
+	awk -v l="$1" -v w="$2" -v c="$3" -v o="$4" -v r="$5" -v t="$6" -v n="$(nproc)" 'BEGIN {
+		printf "%-16s %s on %d CPUs: %.2f s of CPU, so at least %.2f s of wall = %.2fx %s wall (%.2f s); %gx needs at most %.2f s of CPU (%.2fx of this)\n",
+			l ":", w, n, c, c / n, c / n / r, o, r, t, t * r * n, t * r * n / c
+	}'
+}
 # peak_rss_kb CMD...: maximum resident set size of CMD, in KB
 peak_rss_kb() {
 	/usr/bin/time -v "$@" 2>&1 >/dev/null | awk -F': ' '/Maximum resident set size/ { print $2 }'
@@ -246,6 +263,8 @@ for f in "$big" "$v6"; do
 		"$label:" "$npol" "$wrw" "$wrc" "$(ratio "$wrw" "$rw")" "$(ratio "$wrc" "$rc")"
 	printf '%-16s fairlab whatif (%d policies), 2 processes (--procs=2):  wall %6.2f s, CPU %6.2f s;  whatif/report wall %s, CPU %s\n' \
 		"$label:" "$npol" "$wpw" "$wpc" "$(ratio "$wpw" "$rw")" "$(ratio "$wpc" "$rc")"
+	cpu_bound "$label" "whatif as run" "$wc" "report's" "$rw" 3
+	if [ "$f" = "$big" ]; then zrc=$rc; else v6rw=$rw; fi
 done
 # v7 zstd against v6 in alternating rounds: load that changes during the
 # run hits both sides of a round alike
@@ -262,6 +281,7 @@ printf 'fairlab report, v7 zstd / v6 uncompressed, %d alternating rounds: median
 	"$(printf '%s\n' $ratios | sort -g | head -1 | xargs printf '%.2f')" \
 	"$(printf '%s\n' $ratios | sort -g | tail -1 | xargs printf '%.2fx')" \
 	"$(printf ' %.2f' $ratios)"
+cpu_bound "v7 zstd" "report" "$zrc" "v6's" "$v6rw" 1.3
 # no temporary copy: an empty $TMPDIR stays empty (inotify would see a
 # file created and unlinked at once; a read-only directory refuses it)
 tdir=$out/tmpdir-check

@@ -20,8 +20,9 @@
 #  4. A cumulative livepatch that does not declare fairlab's klp state
 #     (fl_test_replace) is refused by klp; fairlab stays enabled.
 # The test livepatches: tests/vm/klp-others/ (make refusal-modules).
-# fl_test_other's transitions run with the whole load stopped (tg_freeze):
-# on 6.12 each took about 60 s while the load's root-cgroup loops ran.
+# fl_test_other's transitions run with the whole load stopped (tg_freeze
+# of tests/vm/tg-check/workload.sh): on 6.12 each took about 60 s while
+# the load's root-cgroup loops ran.
 # fairlab-vm: --smp 2 --timeout 300
 # fairlab-files: build/refusal/@KREL@/fl_test_other.ko build/refusal/@KREL@/fl_test_replace.ko
 # fairlab-files: tests/vm/tg-check/workload.sh
@@ -32,22 +33,6 @@
 R=/fairlab/build/refusal/$(uname -r)
 IDP=/sys/module/fairlab/parameters/idlest_policy
 FB=$FLK/fallback
-# tg_freeze 1|0: freeze or thaw the load around a klp transition, so that
-# the load does not add to its time: its cgroups, and (SIGSTOP/SIGCONT to
-# their process groups) its loops in the root cgroup, which cgroup.freeze
-# cannot reach.  On 6.12 (PREEMPT_DYNAMIC) every transition rewrites the
-# kernel's cond_resched() and preemption call sites, some 4,850
-# text_poke_bp()s of three synchronous IPIs each; under single-threaded
-# TCG an IPI to a busy vCPU waits for its time slice, milliseconds instead
-# of microseconds: about 60 s per transition with the root loops running,
-# under 1 s with them stopped (not fairlab's doing: the same without it).
-tg_freeze() {
-	echo "$1" >$CG/tg/cgroup.freeze || not_ok "cgroup.freeze $1"
-	for _p in $TG_ROOT_PIDS; do
-		kill -"$([ "$1" = 1 ] && echo STOP || echo CONT)" -"$_p" ||
-			not_ok "kill process group $_p ($1)"
-	done
-}
 # policy_attempts NAME: update attempts decided by tg policy NAME (stats)
 policy_attempts() {
 	awk -v p="$1" '$1 == "tg_policy" && $2 == p { print $3 }' $FLK/stats

@@ -17,6 +17,8 @@
 #   tg_load_until FILE     the same load, until FILE exists; TG_ROOT_PIDS:
 #                          its root-cgroup loops (session and process group
 #                          leaders: kill -STOP -PID stops one)
+#   tg_freeze 1|0          freeze or thaw tg_load_until's load around a
+#                          klp transition (its cgroups and TG_ROOT_PIDS)
 #   tg_wait [SEC]          wait (bounded, default 60 s) for tg_load's tasks
 #   assert_audit_exact NAME    /sys/kernel/fairlab/audit: tg_load_avg ==
 #                          sum_contrib for every group (ok/not_ok)
@@ -25,6 +27,7 @@ CG=/sys/fs/cgroup
 FLK=/sys/kernel/fairlab
 TGP=/sys/module/fairlab/parameters/tg_policy
 TG_PIDS=
+TG_ROOT_PIDS=
 
 cat >/tmp/tg-loop.sh <<'EOS'
 end=$(( $(date +%s) + $1 )); shift
@@ -115,4 +118,22 @@ EOS
 	setsid sh /tmp/tg-until.sh setsid /bin/true &
 	TG_PIDS="$TG_PIDS $!"
 	TG_ROOT_PIDS="$TG_ROOT_PIDS $!"
+}
+
+# tg_freeze 1|0: freeze or thaw the load around a klp transition, so that
+# the load does not add to its time: its cgroups, and (SIGSTOP/SIGCONT to
+# their process groups) its loops in the root cgroup, which cgroup.freeze
+# cannot reach.  On 6.12 (PREEMPT_DYNAMIC) every transition rewrites the
+# kernel's cond_resched() and preemption call sites, some 4,850
+# text_poke_bp()s of three synchronous IPIs each; under single-threaded
+# TCG an IPI to a busy vCPU waits for its time slice, milliseconds instead
+# of microseconds: about 60 s per transition with klp-later's light
+# load's root loops running, minutes under tg-stress's load, a few
+# seconds with it all stopped (not fairlab's doing: the same without it).
+tg_freeze() {
+	echo "$1" >$CG/tg/cgroup.freeze || not_ok "cgroup.freeze $1"
+	for _p in $TG_ROOT_PIDS; do
+		kill -"$([ "$1" = 1 ] && echo STOP || echo CONT)" -"$_p" ||
+			not_ok "kill process group $_p ($1)"
+	done
 }

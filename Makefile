@@ -150,7 +150,7 @@ demo-scale: userspace
 	@$(MAKE) --no-print-directory modules KERNEL=$(KERNEL)
 	@demo/scale.sh
 
-# Issue 25's headline over every port's make demo-scale and make demo (its
+# The headline over every port's make demo-scale and make demo (its
 # tg VM) outputs, into build/headline/.
 HEADLINE_RUN ?= 1
 headline: userspace

@@ -9,7 +9,7 @@
 #include "fa_coh.h"
 
 /*
- * Idle core-to-core latencies of real machines, as issue 10 gives them
+ * Idle core-to-core latencies of real machines, as published
  * (Chips and Cheese core-to-core latency measurements, 2023): 2-socket
  * Sapphire Rapids 59 ns within a socket, 138 ns across; EPYC Milan 23 ns
  * within a CCX (one L3), 107 ns across CCXs, 197 ns across sockets.  A

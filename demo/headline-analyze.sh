@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The headline of make headline (issue 25, part 6), from the rows
+# The headline of make headline, from the rows
 # demo/headline.sh gathered:
 #
 #   demo/headline-analyze.sh RUNS MODEL SWEEP OUT

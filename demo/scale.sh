@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make demo-scale: how tg->load_avg's contention and error grow with the
-# CPU count (issue 10, part 4).
+# CPU count.
 #
 #   1. for each CPU count in SCALE_CPUS, one VM (2 NUMA nodes from 4 vCPUs
 #      up, 2 GB; from 16 vCPUs up 2 dies per node, see below):

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tg_layout: where each task group's load sum lives (issue 25).
+ * tg_layout: where each task group's load sum lives.
  *
  *   global  tg->load_avg, the kernel's one counter (the default);
  *   node    one counter per NUMA node (cpu_to_node());

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make bench-module: the cost of fairlab.ko (issue 3 benchmark; not a test).
+# make bench-module: the cost of fairlab.ko (a benchmark, not a test).
 #
 #  1. BENCH_BOOTS VM boots (default 3; 2 GB; 1 vCPU on an
 #     instruction-counting clock, or 4 on the wall clock: BENCH_CLOCK

@@ -9,7 +9,7 @@
 # crowds; the note under the panel names each number; the others are
 # named by the legend only); the verdict written under each panel.
 # Top row: the shares error (the headline, % of tg->shares) against
-# modeled cross-node transfers/s (when the table has them: issue 25's
+# modeled cross-node transfers/s (when the table has them: the layouts'
 # cost), writes/s and writes per attempt, with verdict.txt; bottom row:
 # mean |E| with verdict-load.txt.  A table without the shares error draws
 # the |E| row only.  Both errors on a log scale (0 drawn at the floor the

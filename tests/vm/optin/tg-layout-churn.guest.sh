@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Issue 25: tg_layout switched back and forth under a fork/exec load, with
+# tg_layout switched back and forth under a fork/exec load, with
 # SLUB's debugging on (poison, red zones, sanity checks), opt-in: make
 # check-layout runs it beside tg-layout (tests/run.sh --vm-only
 # tg-layout-churn alone).  Every switch builds a new layout's blocks and frees

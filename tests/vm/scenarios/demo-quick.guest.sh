@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The make-check part of `make demo` (issue 5): the QUICK demo's VM half,
+# The make-check part of `make demo`: the QUICK demo's VM half,
 # one 2 s recording of the same cgroup workload under each of the 8 tg
 # policies made by `fairlab experiment` in the guest (demo/demo.guest.sh);
 # demo-quick.host.sh runs the demo's

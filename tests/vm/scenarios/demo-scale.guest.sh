@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The make-check part of `make demo-scale` (issue 10): its guest
+# The make-check part of `make demo-scale`: its guest
 # (demo/scale.guest.sh: demo.guest.sh with the per-CPU workload) at one
 # CPU count, 4 vCPUs in 2 nodes, 2 rounds of 1 s under stock and force;
 # demo-scale.host.sh runs the host half (fairlab experiment --report-only,

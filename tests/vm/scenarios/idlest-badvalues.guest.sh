@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Issue 2 (b): bad idlest_policy values at insmod and through sysfs are
+# Bad idlest_policy values at insmod and through sysfs are
 # refused with EINVAL and one dmesg line; the old policy stays.
 . "$FL_LIB"
 P=/sys/module/fairlab/parameters/idlest_policy

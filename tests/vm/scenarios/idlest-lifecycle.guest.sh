@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Issue 2 (a): the livepatch life cycle with exact sysfs checks: load with
+# The livepatch life cycle with exact sysfs checks: load with
 # a policy, transition, runtime switches read back, rmmod refused while
 # enabled, disable, unload, reload with defaults.
 # fairlab-files: module/port/*/surface.txt

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Issue 2 (c): fork bursts in cgroups under each idlest policy, recorded
+# Fork bursts in cgroups under each idlest policy, recorded
 # with trace-cmd; idlest-verdicts.host.sh checks every recorded verdict
 # against the policy's rule applied to the recorded statistics.
 # fairlab-vm: --smp 4

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Issue 13, item 1: fairlab and other livepatches of its functions.
+# fairlab and other livepatches of its functions.
 #  1. Another livepatch (fl_test_other) already replaces
 #     __sched_group_set_shares, one of fairlab's 13 functions: insmod
 #     fairlab.ko fails (EBUSY), one dmesg line names that patch and the

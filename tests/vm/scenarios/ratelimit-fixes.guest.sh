@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Issue 9: the rate-limit fixes after 6.7, on 6.12.117's own scheduler
+# The rate-limit fixes after 6.7, on 6.12.117's own scheduler
 # (nothing patched: the figures are the kernel's, from
 # /sys/kernel/debug/sched/debug, which prints the cfs_rqs on each CPU's
 # leaf list).

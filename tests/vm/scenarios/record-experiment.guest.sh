@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # fairlab record and fairlab experiment as a user runs them on a real host
-# (issue 12), on the VM's kernel:
+# (here on the VM's kernel):
 #  - refused, exit 1 and a message naming what to load, without
 #    fairlab_trace.ko and without fairlab.ko, before touching anything;
 #  - record --policy relative:8 -- CMD: exit 0, one summary line, a file

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Issue 3 (e): tg_policy input validation, at insmod and through sysfs,
+# tg_policy input validation, at insmod and through sysfs,
 # for every argument form: wrong names and case, empty, overlong, trailing
 # garbage, arguments on argument-less policies, out-of-range, malformed,
 # signed and zero-padded arguments of every policy that takes one.

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Issue 3 (a), completeness: with tracing on after the patch transition,
+# Completeness: with tracing on after the patch transition,
 # between two audits the change of every group's tg->load_avg equals the
 # sum of the written deltas traced for it, exactly.  A fork/exec-heavy
 # load (hackbench, stress-ng --exec as a user, fork loops, setsid'd
@@ -31,7 +31,7 @@ load_lp fairlab tg_policy=stock || exit 1
 tg_autogroup_on
 tg_tree
 
-# Issue 3, 2: a plain "trace-cmd record -e fairlab" names every task group
+# A plain "trace-cmd record -e fairlab" names every task group
 # and CPU by itself (tg_info, cpu_topology when their tracing starts), no
 # describe request needed.  Before the load, so that the groups are those
 # the audit lists.

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Issue 13, items 3, 4, 5 and 7 (each part fails without its fix):
+# Hardening (each part fails without its fix):
 #  5a. a tg policy switch during the patch transition is live: traced and
 #      resynced (resync writes counted), and reads back;
 #  4.  each open of /sys/kernel/fairlab/audit reads its own snapshot: a

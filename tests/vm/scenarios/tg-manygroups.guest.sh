@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Issue 13, item 2: the work done with interrupts off stays bounded however
+# The work done with interrupts off stays bounded however
 # many task groups exist.  An unprivileged user (fl) makes TG_AUTOGROUPS
 # (5000) autogroups, one "setsid sleep" per session; on a kernel without
 # autogroups (CONFIG_SCHED_AUTOGROUP=n: 6.12's rt-amd64) the scenario makes

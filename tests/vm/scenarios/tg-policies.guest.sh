@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Issue 3 (b) and (c), on one continuous fork/exec-heavy load in a 3-level
-# cgroup tree with autogroups, recorded with trace-cmd:
+# Every policy (b), and their figures side by side (c), on one continuous
+# fork/exec-heavy load in a 3-level cgroup tree with autogroups, recorded
+# with trace-cmd:
 #  (b) every policy in turn (~1 s each, with several arguments), so that
 #      tg-policies.host.sh can check each recorded attempt's "written"
 #      against the policy rule applied to its recorded fields;

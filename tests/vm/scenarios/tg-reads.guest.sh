@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Issue 10 (1), reads recorded: every read of tg->load_avg by
+# Reads recorded: every read of tg->load_avg by
 # calc_group_shares() (fairlab's update_cfs_group(), port reads.c) is
 # counted on the reading CPU in /sys/kernel/fairlab/stats (tg_read rows)
 # and, while fairlab:tg_read is enabled, recorded.  Under the tg-*

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Issue 3 (d), stress, all under a fork/exec-heavy load (hackbench,
+# Stress, all under a fork/exec-heavy load (hackbench,
 # stress-ng --exec, fork loops, autogroups) in a 3-level cgroup tree:
 #  1. 500 tg policy switches (each resyncs every cfs_rq), audit exact;
 #  2. TG_CYCLES cycles of load (each with another policy) / switch /

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tg-check: host-side checks of a fairlab recording (trace.dat) for the tg
- * VM scenarios (issue 3 a-c).  Reads the file with libtracecmd, without
- * plugins, and prints TAP-like "ok - " / "not ok - " lines; exits 1 if any
- * check failed, 2 on usage or read errors.
+ * VM scenarios (tests/vm/scenarios/tg-*).  Reads the file with
+ * libtracecmd, without plugins, and prints TAP-like "ok - " / "not ok - "
+ * lines; exits 1 if any check failed, 2 on usage or read errors.
  *
  *   tg-check [options] FILE.dat
  *

@@ -53,6 +53,11 @@
 #     time allows on this many CPUs, against report's (cpu_bound): on a
 #     host whose report is fast, a ratio can be out of reach of any
 #     schedule of the same work.
+#  Before the runs, after each format's and after the v7 / v6 rounds:
+#     each CPU's speed on three fixed loops (tests/bench/cpu-speed.c, run
+#     pinned to it: cache-resident random updates, arithmetic, a stream
+#     through memory), and the slowest / fastest: a virtual machine's CPUs
+#     can differ by half, and a ratio then depends on where its threads ran.
 #
 #  5. Decoding on several threads (tests/bench/bench-threads.sh): report
 #     on the v7 zstd file with --threads=1 and --threads=2 in alternating
@@ -213,6 +218,30 @@ printf 'recording: %s (%s MB, trace.dat v7 zstd), %d fairlab records\n' \
 # busy the host was
 printf 'host: %d CPUs, load average %s before the runs\n' "$(nproc)" \
 	"$(cut -d' ' -f1-3 /proc/loadavg)"
+# and how fast each CPU was (tests/bench/cpu-speed.c): a virtual
+# machine's CPUs can differ, and which CPU a thread lands on then moves
+# a wall-time ratio as much as the code does
+speed=$top/build/bench/cpu-speed
+mkdir -p "$top/build/bench"
+cc -std=c11 -O2 -Wall -Wextra -Werror tests/bench/cpu-speed.c -o "$speed" ||
+	die "cannot build tests/bench/cpu-speed.c"
+# cpu_speeds WHEN: each CPU of this process's affinity, pinned in turn
+cpu_speeds() {
+	local c line all=''
+	for c in $(python3 -c 'import os; print(*sorted(os.sched_getaffinity(0)))'); do
+		line=$(taskset -c "$c" "$speed") || die "cpu-speed failed on CPU $c"
+		all+="$c $line"$'\n'
+	done
+	# "CPU mem S alu S stream S" per line
+	printf '%s' "$all" | awk -v when="$1" '
+		{ printf "%s CPU %d: mem %.3f s, alu %.3f s, stream %.3f s;", (NR == 1 ? "host CPU speeds " when " (tests/bench/cpu-speed.c, CPU time, less is faster):" : ""), $1, $3, $5, $7
+		  for (k = 3; k <= 7; k += 2) {
+			if (NR == 1 || $k < lo[k]) lo[k] = $k
+			if (NR == 1 || $k > hi[k]) hi[k] = $k
+		  } }
+		END { printf " slowest / fastest CPU: mem %.2fx, alu %.2fx, stream %.2fx\n", hi[3] / lo[3], hi[5] / lo[5], hi[7] / lo[7] }'
+}
+cpu_speeds "before the runs"
 for f in "$big" "$v6"; do
 	label=$([ "$f" = "$big" ] && echo "v7 zstd" || echo "v6 uncompressed")
 	# the zstd runs write GBs of temporary copies: their writeback must
@@ -265,6 +294,7 @@ for f in "$big" "$v6"; do
 		"$label:" "$npol" "$wpw" "$wpc" "$(ratio "$wpw" "$rw")" "$(ratio "$wpc" "$rc")"
 	cpu_bound "$label" "whatif as run" "$wc" "report's" "$rw" 3
 	if [ "$f" = "$big" ]; then zrc=$rc; else v6rw=$rw; fi
+	cpu_speeds "after the $label runs"
 done
 # v7 zstd against v6 in alternating rounds: load that changes during the
 # run hits both sides of a round alike
@@ -282,6 +312,7 @@ printf 'fairlab report, v7 zstd / v6 uncompressed, %d alternating rounds: median
 	"$(printf '%s\n' $ratios | sort -g | tail -1 | xargs printf '%.2fx')" \
 	"$(printf ' %.2f' $ratios)"
 cpu_bound "v7 zstd" "report" "$zrc" "v6's" "$v6rw" 1.3
+cpu_speeds "after the v7 / v6 rounds"
 # no temporary copy: an empty $TMPDIR stays empty (inotify would see a
 # file created and unlinked at once; a read-only directory refuses it)
 tdir=$out/tmpdir-check

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cpu-speed: the speed of the CPU it runs on, as two fixed loops' CPU
+ * cpu-speed: the speed of the CPU it runs on, as three fixed loops' CPU
  * times, for benchmarks to print beside their figures (run pinned:
  * taskset -c N cpu-speed).
  *

@@ -120,6 +120,7 @@ sed "s/@VERSION@/$version/" packaging/dkms/dkms.conf.in >"$src/dkms.conf"
 # fetch-build.sh KREL source fetches any) is left out, and dkms-build.sh
 # refuses its builds in one line.
 nsched=0
+packaged=
 for port in $(fl_ready_ports); do
 	for kv in $(awk -F'\t' '!/^#/ && $3 == "served" { print $2 }' \
 			"module/port/$port/builds.tsv" 2>/dev/null | sort -u) \
@@ -130,6 +131,7 @@ for port in $(fl_ready_ports); do
 		(cd "$from" && find kernel -name '*.h' -print0 |
 			xargs -0 -I{} install -D -m 0644 {} "$src/sched/$kv/{}")
 		nsched=$((nsched + 1))
+		packaged="$packaged $kv"
 	done
 done
 [ "$nsched" -gt 0 ] || { echo "mkdeb: no kernel/sched sources of any served build in .cache (make deps)" >&2; exit 1; }
@@ -155,7 +157,7 @@ Description: fairlab kernel modules (livepatch and trace events), DKMS sources
  of the CFS functions that publish tg->load_avg and pick the idlest group,
  with switchable policies), built by DKMS for the running kernel when a
  fairlab port serves that exact kernel build:
-$(fl_supported | tr ',' '\n' | sed 's/^ *//; s/^/  /')
+$(fl_served_abis $packaged | sed 's/^/  /')
 EOC
 build fairlab-dkms
 ls "$out"/*.deb

@@ -9,8 +9,13 @@
 #   fl_port_of KREL          the ready port written for that release, or nothing
 #   fl_kernel_krel KERNEL    a port name or a release -> the release, or nothing
 #                            (any port: a port being written can be booted)
-#   fl_supported             "6.1.0-57-amd64 (Debian 6.1.192-3), ..." (ready
-#                            ports) for messages
+#   fl_supported [PKGVER...] "6.1.0-47, ... (amd64, cloud-amd64, rt-amd64),
+#                            39 in all": the builds the ready ports serve
+#                            (module/port/*/builds.tsv; of those package
+#                            versions), for messages
+#   fl_served_abis [PKGVER...]
+#                            one line per served version: "6.1.0-47 (Debian
+#                            6.1.170-3): amd64 cloud-amd64 rt-amd64"
 #   fl_series_of KREL        the series (6.1, 6.12) of a Debian 12 release, or nothing
 #   fl_build_row KREL        its line of module/port/*/builds.tsv, or nothing
 #   fl_build_pkgver KREL     its Debian package version (builds.tsv, else the
@@ -74,11 +79,35 @@ fl_kernel_krel() {
 }
 
 fl_supported() {
-	local p out=
+	fl_served_abis "$@" | awk '
+		{ v = $1; f = $4; for (i = 5; i <= NF; i++) f = f ", " $i
+		  n += NF - 3
+		  if (!(f in list)) order[nf++] = f
+		  list[f] = list[f] (list[f] == "" ? "" : ", ") v }
+		END { for (i = 0; i < nf; i++)
+			printf "%s%s (%s)", i ? "; " : "", list[order[i]], order[i]
+		      printf "%s%d in all\n", nf ? ", " : "", n }'
+}
+
+fl_served_abis() {
+	local p
 	for p in $(fl_ready_ports); do
-		out="$out${out:+, }$(fl_port_get "$p" KREL) (Debian $(fl_port_get "$p" KPKGVER))"
-	done
-	echo "$out"
+		fl_served "$p" | while read -r k; do
+			printf '%s\t%s\n' "$k" "$(fl_build_pkgver "$k")"
+		done
+	done | awk -F'\t' -v want=" $* " '
+		want != "  " && index(want, " " $2 " ") == 0 { next }
+		{ v = $1; f = v
+		  sub(/-(cloud-|rt-)?amd64$/, "", v); f = substr(f, length(v) + 2)
+		  if (!(v in fl)) { order[n++] = v; pv[v] = $2 }
+		  fl[v] = fl[v] " " f }
+		END { for (i = 0; i < n; i++) {
+			v = order[i]; m = split(fl[v], a, " "); s = ""
+			for (j = 1; j <= 3; j++) {
+				x = j == 1 ? "amd64" : j == 2 ? "cloud-amd64" : "rt-amd64"
+				for (k = 1; k <= m; k++) if (a[k] == x) s = s " " x
+			}
+			print v, "(Debian " pv[v] "):" s } }' | sort -V
 }
 
 fl_series_of() {

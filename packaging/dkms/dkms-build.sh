@@ -27,7 +27,7 @@ series=$(fl_series_of "$rel")
 port=
 [ -n "$series" ] && [ -f "$top/module/port/$series/port.c" ] && port=$series
 if [ -z "$port" ]; then
-	echo "fairlab: no port for kernel $rel; supported builds: $(fl_supported)" >&2
+	echo "fairlab: no port for kernel $rel; supported builds: $(fl_supported $(ls "$top/sched" 2>/dev/null))" >&2
 	exit 1
 fi
 why=$(fl_refusal "$rel")

@@ -74,12 +74,21 @@ check "man pages packaged ($pages) and readable" \
 	eval 'for p in "$root"/usr/share/man/man1/*.1.gz; do zcat "$p" | groff -man -ww -z 2>&1 | grep -q . && exit 1; done; [ $pages -ge 7 ]'
 check "bash completion packaged" test -s "$root/usr/share/bash-completion/completions/fairlab"
 
+# fairlab-dkms: its description names the builds whose kernel/sched
+# sources it carries (each a version's), and no other
+desc=$(dpkg-deb -f "$dkms" Description)
+want=$(ls "$root/usr/src/fairlab-$version/sched" | sort | tr '\n' ' ')
+got=$(echo "$desc" | sed -n 's/.*(Debian \([^)]*\)):.*/\1/p' | sort | tr '\n' ' ')
+check "fairlab-dkms's description names the versions it carries sources of (${want% })" \
+	test -n "$want" -a "$want" = "$got"
+[ "$want" = "$got" ] || note "description: $got"
+
 # fairlab-dkms: the build dkms.conf declares
 src=$root/usr/src/fairlab-$version
 "$src/dkms-build.sh" 0.0.0-unsupported /nonexistent >/dev/null 2>"$tmp/refuse.err"; s=$?
 check "dkms build script refuses a kernel without a port (exit $s)" test $s = 1
 check "... in one line naming the supported builds" \
-	eval '[ $(wc -l <"$tmp/refuse.err") = 1 ] && grep -q "no port for kernel 0.0.0-unsupported; supported builds: .*(Debian " "$tmp/refuse.err"'
+	eval '[ $(wc -l <"$tmp/refuse.err") = 1 ] && grep -q -E "no port for kernel 0.0.0-unsupported; supported builds: .*[0-9] \(amd64[a-z0-9, -]*\), [1-9][0-9]* in all$" "$tmp/refuse.err"'
 . "$top/scripts/ports.sh"
 # a served build's headers: installed, or unpacked in .cache by make deps
 served= hdr=

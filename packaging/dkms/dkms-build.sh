@@ -27,6 +27,8 @@ series=$(fl_series_of "$rel")
 port=
 [ -n "$series" ] && [ -f "$top/module/port/$series/port.c" ] && port=$series
 if [ -z "$port" ]; then
+	# the builds of the versions whose kernel/sched sources it carries
+	# shellcheck disable=SC2046 # a package version a word
 	echo "fairlab: no port for kernel $rel; supported builds: $(fl_supported $(ls "$top/sched" 2>/dev/null))" >&2
 	exit 1
 fi

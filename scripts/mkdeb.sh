@@ -10,6 +10,18 @@
 #                           kernel/sched headers of its build, dkms.conf
 # V is 0.1+gitDATE.HASH of the last commit (0.1 outside git).
 #   scripts/mkdeb.sh [OUTDIR]
+#
+# fairlab-dkms carries the kernel/sched sources of every served version
+# in .cache (make deps fetches the ports' reference and smoke builds'),
+# plus, fetched into .cache when missing: the running kernel's when a port
+# serves it (the host make deb runs on is the usual one to install on),
+# and those of DKMS_BUILDS (releases, or "all": every served build; about
+# 140 MB of linux-source to download per Debian version).
+#
+# examples:
+#   make deb
+#   make deb DKMS_BUILDS="6.12.111+deb12-amd64 6.1.0-50-amd64"
+#   make deb DKMS_BUILDS=all
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -119,6 +131,21 @@ sed "s/@VERSION@/$version/" packaging/dkms/dkms.conf.in >"$src/dkms.conf"
 # in .cache (make deps fetches the reference and smoke builds; scripts/
 # fetch-build.sh KREL source fetches any) is left out, and dkms-build.sh
 # refuses its builds in one line.
+want=${DKMS_BUILDS:-}
+if [ "$want" = all ]; then
+	want=$(for p in $(fl_ready_ports); do fl_served "$p"; done)
+else
+	for k in $want; do
+		why=$(fl_refusal "$k")
+		[ -z "$why" ] || { echo "mkdeb: DKMS_BUILDS: $why" >&2; exit 1; }
+	done
+fi
+run=$(uname -r)
+[ -n "$(fl_refusal "$run")" ] || want="$run $want"
+for k in $want; do
+	CACHE=${CACHE:-$top/.cache} scripts/fetch-build.sh "$k" source >&2 ||
+		{ echo "mkdeb: could not fetch the kernel/sched sources of $k" >&2; exit 1; }
+done
 nsched=0
 packaged=
 for port in $(fl_ready_ports); do

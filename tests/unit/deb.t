@@ -74,6 +74,12 @@ check "man pages packaged ($pages) and readable" \
 	eval 'for p in "$root"/usr/share/man/man1/*.1.gz; do zcat "$p" | groff -man -ww -z 2>&1 | grep -q . && exit 1; done; [ $pages -ge 7 ]'
 check "bash completion packaged" test -s "$root/usr/share/bash-completion/completions/fairlab"
 
+# make deb DKMS_BUILDS=...: a build no port serves is refused before anything
+# is fetched, in one line saying why
+DKMS_BUILDS=6.12.999+deb12-amd64 "$top/scripts/mkdeb.sh" "$tmp/deb2" >/dev/null 2>"$tmp/mkdeb2.err"; s=$?
+check "make deb DKMS_BUILDS=<a build no port serves>: exit 1, one line naming it (exit $s)" \
+	eval '[ $s = 1 ] && [ $(wc -l <"$tmp/mkdeb2.err") = 1 ] && grep -q "^mkdeb: DKMS_BUILDS: kernel 6.12.999+deb12-amd64 " "$tmp/mkdeb2.err"'
+
 # fairlab-dkms: its description names the builds whose kernel/sched
 # sources it carries (each a version's), and no other
 desc=$(dpkg-deb -f "$dkms" Description)

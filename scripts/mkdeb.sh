@@ -30,6 +30,16 @@ out=${1:-$top/build/deb}
 stage=$out/stage
 umask 022
 
+# DKMS_BUILDS checked before any work (their sources are fetched later)
+want=${DKMS_BUILDS:-}
+if [ "$want" = all ]; then
+	want=$(for p in $(fl_ready_ports); do fl_served "$p"; done)
+else
+	for k in $want; do
+		why=$(fl_refusal "$k")
+		[ -z "$why" ] || { echo "mkdeb: DKMS_BUILDS: $why" >&2; exit 1; }
+	done
+fi
 for t in dpkg-deb dpkg-shlibdeps; do
 	command -v $t >/dev/null || { echo "mkdeb: $t missing (apt-get install --no-install-recommends dpkg-dev)" >&2; exit 1; }
 done
@@ -131,15 +141,6 @@ sed "s/@VERSION@/$version/" packaging/dkms/dkms.conf.in >"$src/dkms.conf"
 # in .cache (make deps fetches the reference and smoke builds; scripts/
 # fetch-build.sh KREL source fetches any) is left out, and dkms-build.sh
 # refuses its builds in one line.
-want=${DKMS_BUILDS:-}
-if [ "$want" = all ]; then
-	want=$(for p in $(fl_ready_ports); do fl_served "$p"; done)
-else
-	for k in $want; do
-		why=$(fl_refusal "$k")
-		[ -z "$why" ] || { echo "mkdeb: DKMS_BUILDS: $why" >&2; exit 1; }
-	done
-fi
 run=$(uname -r)
 [ -n "$(fl_refusal "$run")" ] || want="$run $want"
 for k in $want; do

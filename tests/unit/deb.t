@@ -80,17 +80,17 @@ DKMS_BUILDS=6.12.999+deb12-amd64 "$top/scripts/mkdeb.sh" "$tmp/deb2" >/dev/null 
 check "make deb DKMS_BUILDS=<a build no port serves>: exit 1, one line naming it (exit $s)" \
 	eval '[ $s = 1 ] && [ $(wc -l <"$tmp/mkdeb2.err") = 1 ] && grep -q "^mkdeb: DKMS_BUILDS: kernel 6.12.999+deb12-amd64 " "$tmp/mkdeb2.err"'
 
-# fairlab-dkms: its description names the builds whose kernel/sched
-# sources it carries (each a version's), and no other
+# fairlab-dkms: its sources, and its description names the builds whose
+# kernel/sched sources it carries (each a version's), and no other
+src=$root/usr/src/fairlab-$version
 desc=$(dpkg-deb -f "$dkms" Description)
-want=$(ls "$root/usr/src/fairlab-$version/sched" | sort | tr '\n' ' ')
+want=$(ls "$src/sched" | sort | tr '\n' ' ')
 got=$(echo "$desc" | sed -n 's/.*(Debian \([^)]*\)):.*/\1/p' | sort | tr '\n' ' ')
 check "fairlab-dkms's description names the versions it carries sources of (${want% })" \
 	test -n "$want" -a "$want" = "$got"
 [ "$want" = "$got" ] || note "description: $got"
 
 # fairlab-dkms: the build dkms.conf declares
-src=$root/usr/src/fairlab-$version
 "$src/dkms-build.sh" 0.0.0-unsupported /nonexistent >/dev/null 2>"$tmp/refuse.err"; s=$?
 check "dkms build script refuses a kernel without a port (exit $s)" test $s = 1
 check "... in one line naming the supported builds" \

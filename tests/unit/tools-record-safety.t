@@ -33,7 +33,34 @@ served() {	# SERIES: its served releases, space-separated
 		sed -n 's/^KREL=//p' "$top/module/port/$1/kernel.conf"
 	fi
 }
-s61=$(served 6.1) s612=$(served 6.12)
+# SERIES: how the tool names them: the versions grouped by the flavours
+# each is served in, "V, V (amd64, cloud-amd64, rt-amd64); V (amd64)"
+grouped() {
+	served "$1" | tr ' ' '\n' | awk '
+		{ v = $0; sub(/-(cloud-|rt-)?amd64$/, "", v); f = substr($0, length(v) + 2)
+		  if (!(v in fl)) order[n++] = v
+		  fl[v] = fl[v] " " f }
+		END {
+			for (i = 0; i < n; i++) {
+				v = order[i]; s = ""
+				for (j = 1; j <= 3; j++) {
+					x = j == 1 ? "amd64" : j == 2 ? "cloud-amd64" : "rt-amd64"
+					if (index(fl[v] " ", " " x " ")) s = s (s == "" ? "" : ", ") x
+				}
+				if (!(s in list)) sets[ns++] = s
+				list[s] = list[s] (list[s] == "" ? "" : ", ") v
+			}
+			for (i = 0; i < ns; i++)
+				printf "%s%s (%s)", i ? "; " : "", list[sets[i]], sets[i]
+		}'
+}
+# FILE with the tool's wrapped lines (continued by 6 spaces) joined
+unwrap() {
+	awk '/^      [^ ]/ { sub(/^ +/, ""); line = line " " $0; next }
+	     { if (NR > 1) print line; line = $0 } END { if (NR) print line }' "$1"
+}
+s61=$(served 6.1)
+g61=$(grouped 6.1) g612=$(grouped 6.12)
 first61=${s61%% *}
 
 # refused RE NAME: record and experiment both exit 1 with RE on stderr,
@@ -53,15 +80,19 @@ refused "this kernel, $first61, has no livepatch support \(no /sys/kernel/livepa
 mkdir -p "$root/sys/kernel/livepatch"
 echo 6.5.0-27-generic >"$root/proc/sys/kernel/osrelease"
 refused "this kernel, 6.5.0-27-generic, has no fairlab port" "an Ubuntu release"
-check "the nearest series of 6.5 is 6.1, its served builds named: $s61" \
-	grep -qxF "  served builds of the nearest series (6.1): $s61" "$err"
+check "the nearest series of 6.5 is 6.1, its served builds named: $g61" \
+	eval 'unwrap "$err" | grep -qxF "  served builds of the nearest series (6.1): $g61"'
+check "the nearest series' builds wrapped before column 80" \
+	eval '! awk "length > 79" "$err" | grep -q "served builds\|^      "'
 echo 6.19.3-200.fc43.x86_64 >"$root/proc/sys/kernel/osrelease"
 refused "this kernel, 6.19.3-200.fc43.x86_64, has no fairlab port" "a Fedora release"
-check "the nearest series of 6.19 is 6.12, its served builds named: $s612" \
-	grep -qxF "  served builds of the nearest series (6.12): $s612" "$err"
+check "the nearest series of 6.19 is 6.12, its served builds named: $g612" \
+	eval 'unwrap "$err" | grep -qxF "  served builds of the nearest series (6.12): $g612"'
 run_fl "$out" "$err" --version
 check "--version names every series' served builds and that this kernel has no port" \
-	eval 'grep -qxF "  6.1: $s61" "$out" && grep -qxF "  6.12: $s612" "$out" && grep -q "6.19.3-200.fc43.x86_64, has no port" "$out"'
+	eval 'unwrap "$out" | grep -qxF "  6.1: $g61" && unwrap "$out" | grep -qxF "  6.12: $g612" && grep -q "6.19.3-200.fc43.x86_64, has no port" "$out"'
+check "--version's list of builds wrapped before column 80" \
+	eval '! awk "length > 79" "$out" | grep -q "^  6\.\|^      "'
 
 echo "$first61" >"$root/proc/sys/kernel/osrelease"
 refused "fairlab_trace.ko is not loaded.*insmod fairlab_trace.ko" "a served build without the modules"

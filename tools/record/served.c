@@ -59,16 +59,151 @@ static const char *nearest_series(const char *release)
 	return series;
 }
 
-static void list_series(FILE *f, const char *series)
+/* The flavours a Debian 12 release can have, in the order they are listed. */
+static const char *const flavours[] = { "amd64", "cloud-amd64", "rt-amd64" };
+#define NFLAVOURS (sizeof(flavours) / sizeof(flavours[0]))
+
+/*
+ * @krel's version (its length) and flavour (an index of flavours[]), or
+ * -1 for a release of no known flavour.
+ */
+static int split_release(const char *krel, size_t *vlen)
 {
-	size_t i;
+	size_t n = strlen(krel), i, best = 0;
+	int which = -1;
+
+	for (i = 0; i < NFLAVOURS; i++) {
+		size_t f = strlen(flavours[i]);
+
+		/* the longest match: "-cloud-amd64" is also "...-amd64" */
+		if (n > f + 1 && f > best && krel[n - f - 1] == '-' &&
+		    !strcmp(krel + n - f, flavours[i])) {
+			best = f;
+			which = (int)i;
+		}
+	}
+	*vlen = which < 0 ? n : n - best - 1;
+	return which;
+}
+
+/* Bit i: flavours[i] of version @v (@vlen bytes) served in @series. */
+static unsigned served_flavours(const char *series, const char *v, size_t vlen)
+{
+	unsigned set = 0;
+	size_t i, l;
+	int k;
+
+	for (i = 0; i < NBUILDS; i++) {
+		if (strcmp(builds[i].series, series) || !builds[i].served)
+			continue;
+		k = split_release(builds[i].krel, &l);
+		if (l == vlen && !strncmp(builds[i].krel, v, vlen))
+			set |= k < 0 ? 1u << NFLAVOURS : 1u << k;
+	}
+	return set;
+}
+
+/* Whether served build @i is the first of its version in the table. */
+static bool first_of_version(size_t i)
+{
+	size_t j, li, lj;
+
+	split_release(builds[i].krel, &li);
+	for (j = 0; j < i; j++) {
+		split_release(builds[j].krel, &lj);
+		if (builds[j].served && !strcmp(builds[j].series, builds[i].series) &&
+		    lj == li && !strncmp(builds[j].krel, builds[i].krel, li))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Words written on @f, wrapped before column 80, continued lines
+ * indented by @cont spaces; @col: the column the first is written at.
+ */
+struct wrap {
+	FILE *f;
+	size_t col, cont;
+	bool first;
+};
+
+static void wrap_word(struct wrap *w, const char *word, size_t len)
+{
+	if (!w->first && w->col + 1 + len > 79) {
+		fprintf(w->f, "\n%*s", (int)w->cont, "");
+		w->col = w->cont;
+	} else if (!w->first) {
+		fputc(' ', w->f);
+		w->col++;
+	}
+	fwrite(word, 1, len, w->f);
+	w->col += len;
+	w->first = false;
+}
+
+/*
+ * The served builds of @series, their versions grouped by the flavours
+ * each is served in: "6.1.0-47, 6.1.0-50 (amd64, cloud-amd64, rt-amd64);
+ * 6.1.0-53 (amd64)", in the table's order; "(none)" if none.  The same
+ * grouping as scripts/ports.sh's fl_supported, so that the tool and the
+ * build's messages name the builds alike.
+ */
+static void list_series(struct wrap *w, const char *series)
+{
+	/* each flavour set, by its first version in the table's order */
+	unsigned sets[NBUILDS + 1];
+	char word[128];
+	size_t i, j, nsets = 0, vlen, s;
 	int n = 0;
 
-	for (i = 0; i < NBUILDS; i++)
-		if (!strcmp(builds[i].series, series) && builds[i].served)
-			fprintf(f, "%s%s", n++ ? " " : "", builds[i].krel);
-	if (!n)
-		fputs("(none)", f);
+	for (i = 0; i < NBUILDS; i++) {
+		unsigned set;
+
+		if (strcmp(builds[i].series, series) || !builds[i].served)
+			continue;
+		split_release(builds[i].krel, &vlen);
+		set = served_flavours(series, builds[i].krel, vlen);
+		for (j = 0; j < nsets && sets[j] != set; j++)
+			;
+		if (j == nsets)
+			sets[nsets++] = set;
+	}
+	for (s = 0; s < nsets; s++) {
+		size_t left = 0;
+
+		/* the versions of this set, the last one followed by its flavours */
+		for (i = 0; i < NBUILDS; i++) {
+			if (strcmp(builds[i].series, series) || !builds[i].served ||
+			    !first_of_version(i))
+				continue;
+			split_release(builds[i].krel, &vlen);
+			left += served_flavours(series, builds[i].krel, vlen) == sets[s];
+		}
+		for (i = 0; i < NBUILDS; i++) {
+			if (strcmp(builds[i].series, series) || !builds[i].served ||
+			    !first_of_version(i))
+				continue;
+			split_release(builds[i].krel, &vlen);
+			if (served_flavours(series, builds[i].krel, vlen) != sets[s])
+				continue;
+			snprintf(word, sizeof(word), "%.*s%s", (int)vlen, builds[i].krel,
+				 --left ? "," : "");
+			wrap_word(w, word, strlen(word));
+		}
+		for (j = 0, n = 0; j <= NFLAVOURS; j++) {
+			if (!((sets[s] >> j) & 1))
+				continue;
+			/* bit NFLAVOURS: a release of no known flavour (its whole name the version) */
+			snprintf(word, sizeof(word), "%s%s", n++ ? "" : "(",
+				 j < NFLAVOURS ? flavours[j] : "no flavour");
+			strcat(word, (sets[s] >> (j + 1)) ? "," : s + 1 < nsets ? ");" : ")");
+			wrap_word(w, word, strlen(word));
+		}
+	}
+	if (!nsets)
+		wrap_word(w, "(none)", 6);
+	fputc('\n', w->f);
 }
 
 void fl_served_list(FILE *f, const char *indent)
@@ -76,14 +211,16 @@ void fl_served_list(FILE *f, const char *indent)
 	size_t i, j;
 
 	for (i = 0; i < NBUILDS; i++) {
+		struct wrap w = { f, 0, strlen(indent) + 4, true };
+
 		for (j = 0; j < i; j++)
 			if (!strcmp(builds[j].series, builds[i].series))
 				break;
 		if (j < i)
 			continue;
-		fprintf(f, "%s%s: ", indent, builds[i].series);
-		list_series(f, builds[i].series);
-		fputc('\n', f);
+		w.col = (size_t)fprintf(f, "%s%s:", indent, builds[i].series);
+		w.first = false;
+		list_series(&w, builds[i].series);
 	}
 }
 
@@ -102,9 +239,10 @@ bool fl_served_check(const char *release)
 			 release);
 	near = nearest_series(release);
 	if (near) {
-		fprintf(stderr, "  served builds of the nearest series (%s): ", near);
-		list_series(stderr, near);
-		fputc('\n', stderr);
+		struct wrap w = { stderr, 0, 6, false };
+
+		w.col = (size_t)fprintf(stderr, "  served builds of the nearest series (%s):", near);
+		list_series(&w, near);
 	}
 	return false;
 }

@@ -86,36 +86,31 @@ static int split_release(const char *krel, size_t *vlen)
 	return which;
 }
 
-/* Bit i: flavours[i] of version @v (@vlen bytes) served in @series. */
-static unsigned served_flavours(const char *series, const char *v, size_t vlen)
+/* A served version of a series, and the flavours it is served in. */
+struct version {
+	const char *name;	/* its first build's release; the version is its first len bytes */
+	size_t len;
+	unsigned set;		/* bit i: flavours[i]; bit NFLAVOURS: a release of no known flavour */
+};
+
+/* The served versions of @series into @v, in the table's order; how many. */
+static size_t versions_of(const char *series, struct version *v)
 {
-	unsigned set = 0;
-	size_t i, l;
+	size_t i, j, n = 0, len;
 	int k;
 
 	for (i = 0; i < NBUILDS; i++) {
 		if (strcmp(builds[i].series, series) || !builds[i].served)
 			continue;
-		k = split_release(builds[i].krel, &l);
-		if (l == vlen && !strncmp(builds[i].krel, v, vlen))
-			set |= k < 0 ? 1u << NFLAVOURS : 1u << k;
+		k = split_release(builds[i].krel, &len);
+		for (j = 0; j < n; j++)
+			if (v[j].len == len && !strncmp(v[j].name, builds[i].krel, len))
+				break;
+		if (j == n)
+			v[n++] = (struct version){ builds[i].krel, len, 0 };
+		v[j].set |= k < 0 ? 1u << NFLAVOURS : 1u << k;
 	}
-	return set;
-}
-
-/* Whether served build @i is the first of its version in the table. */
-static bool first_of_version(size_t i)
-{
-	size_t j, li, lj;
-
-	split_release(builds[i].krel, &li);
-	for (j = 0; j < i; j++) {
-		split_release(builds[j].krel, &lj);
-		if (builds[j].served && !strcmp(builds[j].series, builds[i].series) &&
-		    lj == li && !strncmp(builds[j].krel, builds[i].krel, li))
-			return false;
-	}
-	return true;
+	return n;
 }
 
 /*
@@ -142,6 +137,17 @@ static void wrap_word(struct wrap *w, const char *word, size_t len)
 	w->first = false;
 }
 
+/* Whether no version before @v[i] is served in the flavours it is. */
+static bool first_of_set(const struct version *v, size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (v[j].set == v[i].set)
+			return false;
+	return true;
+}
+
 /*
  * The served builds of @series, their versions grouped by the flavours
  * each is served in: "6.1.0-47, 6.1.0-50 (amd64, cloud-amd64, rt-amd64);
@@ -151,57 +157,38 @@ static void wrap_word(struct wrap *w, const char *word, size_t len)
  */
 static void list_series(struct wrap *w, const char *series)
 {
-	/* each flavour set, by its first version in the table's order */
-	unsigned sets[NBUILDS + 1];
+	struct version v[NBUILDS];
 	char word[128];
-	size_t i, j, nsets = 0, vlen, s;
-	int n = 0;
+	size_t n = versions_of(series, v), i, j, left, sets = 0;
+	unsigned k;
 
-	for (i = 0; i < NBUILDS; i++) {
-		unsigned set;
-
-		if (strcmp(builds[i].series, series) || !builds[i].served)
+	for (i = 0; i < n; i++)
+		sets += first_of_set(v, i);
+	for (i = 0; i < n; i++) {
+		if (!first_of_set(v, i))
 			continue;
-		split_release(builds[i].krel, &vlen);
-		set = served_flavours(series, builds[i].krel, vlen);
-		for (j = 0; j < nsets && sets[j] != set; j++)
-			;
-		if (j == nsets)
-			sets[nsets++] = set;
-	}
-	for (s = 0; s < nsets; s++) {
-		size_t left = 0;
-
-		/* the versions of this set, the last one followed by its flavours */
-		for (i = 0; i < NBUILDS; i++) {
-			if (strcmp(builds[i].series, series) || !builds[i].served ||
-			    !first_of_version(i))
+		sets--;
+		for (j = i, left = 0; j < n; j++)
+			left += v[j].set == v[i].set;
+		/* the set's versions, the last one followed by its flavours */
+		for (j = i; j < n; j++) {
+			if (v[j].set != v[i].set)
 				continue;
-			split_release(builds[i].krel, &vlen);
-			left += served_flavours(series, builds[i].krel, vlen) == sets[s];
-		}
-		for (i = 0; i < NBUILDS; i++) {
-			if (strcmp(builds[i].series, series) || !builds[i].served ||
-			    !first_of_version(i))
-				continue;
-			split_release(builds[i].krel, &vlen);
-			if (served_flavours(series, builds[i].krel, vlen) != sets[s])
-				continue;
-			snprintf(word, sizeof(word), "%.*s%s", (int)vlen, builds[i].krel,
+			snprintf(word, sizeof(word), "%.*s%s", (int)v[j].len, v[j].name,
 				 --left ? "," : "");
 			wrap_word(w, word, strlen(word));
 		}
-		for (j = 0, n = 0; j <= NFLAVOURS; j++) {
-			if (!((sets[s] >> j) & 1))
+		for (k = 0; k <= NFLAVOURS; k++) {
+			if (!((v[i].set >> k) & 1))
 				continue;
-			/* bit NFLAVOURS: a release of no known flavour (its whole name the version) */
-			snprintf(word, sizeof(word), "%s%s", n++ ? "" : "(",
-				 j < NFLAVOURS ? flavours[j] : "no flavour");
-			strcat(word, (sets[s] >> (j + 1)) ? "," : s + 1 < nsets ? ");" : ")");
+			snprintf(word, sizeof(word), "%s%s%s",
+				 v[i].set & ((1u << k) - 1) ? "" : "(",
+				 k < NFLAVOURS ? flavours[k] : "no flavour",
+				 v[i].set >> (k + 1) ? "," : sets ? ");" : ")");
 			wrap_word(w, word, strlen(word));
 		}
 	}
-	if (!nsets)
+	if (!n)
 		wrap_word(w, "(none)", 6);
 	fputc('\n', w->f);
 }
